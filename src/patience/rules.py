@@ -1,0 +1,397 @@
+"""Rule-sets: the parameters of a game, loaded from ``models/<game>.json`` and validated on load.
+
+The schema follows the parameter table of Blake & Gent (Solvitaire's rule language): a game is a
+combination of a tableau (pile count, deal shape, build policy, group moves, what fills a space),
+foundations (built by suit, a "hole" built up or down as in Black Hole, or complete runs as in Spider),
+free cells, a reserve and a stock. Gaps-like games use the ``gaps`` section instead of a tableau.
+The engine branches on these fields, never on a game's name.
+
+Unknown keys and values are errors that name their path (``$.rules.tableau.build``). Parameters can
+be overridden with short names (``suits=6``, ``piles=17``, ``cells=2``) or dotted paths
+(``tableau.build=same-suit``); see :func:`apply_overrides`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = [
+    "RuleError",
+    "RuleSet",
+    "Game",
+    "SHORT_NAMES",
+    "apply_overrides",
+    "load_game",
+    "list_games",
+    "models_dir",
+]
+
+
+class RuleError(ValueError):
+    """A rule-set or parameter that is malformed or impossible."""
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Base for schema structs: unknown keys are rejected, instances are immutable."""
+
+
+BuildPolicy = Literal["none", "any-suit", "alternate-colour", "same-suit"]
+GroupMoves = Literal["none", "build", "same-suit", "whole-pile"]
+
+
+class DeckSpec(_Strict):
+    """How many suits, ranks and copies of the deck are used."""
+
+    suits: int = 4
+    ranks: int = 13
+    decks: int = 1
+
+
+class Tableau(_Strict):
+    """The tableau piles: how they are dealt and how cards move between them."""
+
+    piles: int = 0
+    # even: round-robin (pile t mod P); triangle: pile i gets i+1 cards; sizes: explicit pile sizes
+    deal: Literal["even", "triangle", "sizes"] = "even"
+    sizes: tuple[int, ...] = ()
+    # when true an "even" deal must fill every pile equally (Black Hole family)
+    equal_piles: bool = False
+    face_up: Literal["all", "top"] = "all"
+    build: BuildPolicy = "none"
+    # rank relation for building: "down" (one lower) or "up-down" (one lower or one higher)
+    direction: Literal["down", "up-down"] = "down"
+    wrap: bool = False  # building wraps around: an ace may go on a king when building down
+    group_moves: GroupMoves = "none"
+    empty: Literal["any", "kings", "none", "reserve-first"] = "any"
+
+
+class Foundations(_Strict):
+    """Where cards go home.
+
+    kind ``suits``: one pile per suit and deck, built up in suit from ``base``.
+    kind ``hole``: ``count`` piles any card may join when one rank above or below the top card
+    (Black Hole); ``start`` lists the cards put there first, or ``start_dealt`` deals one (Golf).
+    kind ``runs``: a complete same-suit run King..Ace leaves the tableau as one move (Spider).
+    """
+
+    kind: Literal["suits", "hole", "runs"] = "suits"
+    initial: Literal["none", "aces", "one"] = "none"
+    base: Literal["ace", "dealt"] = "ace"
+    removable: bool = False  # worrying back: a foundation card may return to the tableau
+    wrap: bool = False  # ranks wrap around King-Ace
+    count: int = 0  # hole piles (kind "hole" only)
+    start: tuple[str, ...] = ()
+    start_dealt: bool = False  # each hole starts with a card from the shuffled deck (Golf)
+    king_blocks: bool = False  # nothing may be played on a King (Golf)
+
+
+class Cells(_Strict):
+    """Free cells, each holding one card; ``prefilled`` of them are dealt to at the start."""
+
+    count: int = 0
+    prefilled: int = 0
+
+
+class Reserve(_Strict):
+    """Reserve cards: ``stacked`` means only the top card is available (Canfield)."""
+
+    size: int = 0
+    stacked: bool = False
+
+
+class Stock(_Strict):
+    """The stock: where a deal goes, how many cards at once and how many redeals (-1 unlimited)."""
+
+    size: int = 0
+    deal_to: Literal["waste", "tableau", "hole"] = "waste"
+    deal_count: int = 1
+    redeals: int = 0
+
+
+class Gaps(_Strict):
+    """Gaps / Montana rows: aces removed to leave gaps filled with same-suit successors."""
+
+    rows: int = 0
+    # which 2 a first-column gap accepts: any 2, or only the row's fixed suit (basic variant)
+    first_column: Literal["any-two", "fixed-suit"] = "any-two"
+    redeals: int = 0
+
+
+class RuleSet(_Strict):
+    """All parameters of a game. Defaults describe an empty game; each model file sets its own."""
+
+    deck: DeckSpec = DeckSpec()
+    tableau: Tableau = Tableau()
+    foundations: Foundations = Foundations()
+    cells: Cells = Cells()
+    reserve: Reserve = Reserve()
+    stock: Stock = Stock()
+    gaps: Gaps = Gaps()
+    thoughtful: bool = True  # every card is known to the player (solvers always see every card)
+
+    # Derived quantities -------------------------------------------------------------------
+    @property
+    def n_foundations(self) -> int:
+        """Number of foundation piles (suits x decks, the hole count, or 0 for runs/gaps)."""
+        f = self.foundations
+        if self.gaps.rows:
+            return 0
+        if f.kind == "suits":
+            return self.deck.suits * self.deck.decks
+        if f.kind == "hole":
+            return f.count
+        return self.deck.suits * self.deck.decks  # runs: one slot per completed run
+
+    @property
+    def n_initial_foundation_cards(self) -> int:
+        """Cards placed on the foundations before play."""
+        f = self.foundations
+        if f.kind == "hole":
+            return f.count if f.start_dealt else len(f.start)
+        if f.initial == "aces":
+            return self.deck.suits * self.deck.decks
+        if f.initial == "one":
+            return 1
+        return 0
+
+    def tableau_sizes(self) -> tuple[int, ...]:
+        """Number of cards dealt to each tableau pile (bottom to top order is the deal order)."""
+        t = self.tableau
+        n = self.tableau_cards
+        if t.piles == 0:
+            return ()
+        if t.deal == "sizes":
+            return t.sizes
+        if t.deal == "triangle":
+            return tuple(range(1, t.piles + 1))
+        q, r = divmod(n, t.piles)
+        return tuple(q + (1 if i < r else 0) for i in range(t.piles))
+
+    @property
+    def tableau_cards(self) -> int:
+        """Cards dealt to the tableau: whatever the other areas leave of the deck."""
+        used = (
+            self.n_initial_foundation_cards
+            + self.cells.prefilled
+            + self.reserve.size
+            + self.stock.size
+        )
+        return self.deck.suits * self.deck.ranks * self.deck.decks - used
+
+    def check(self, where: str = "rules") -> None:
+        """Raise :class:`RuleError` naming the first impossible parameter combination."""
+        d, t, f = self.deck, self.tableau, self.foundations
+        for name in ("suits", "ranks", "decks"):
+            if getattr(d, name) < 1:
+                raise RuleError(f"{where}.deck.{name}: must be >= 1, got {getattr(d, name)}")
+        if self.gaps.rows:
+            if self.gaps.rows != d.suits * d.decks:
+                raise RuleError(f"{where}.gaps.rows: must equal suits x decks ({d.suits * d.decks})")
+            if self.gaps.redeals < 0:
+                raise RuleError(f"{where}.gaps.redeals: must be >= 0")
+            return
+        for name, value in (
+            ("tableau.piles", t.piles),
+            ("cells.count", self.cells.count),
+            ("cells.prefilled", self.cells.prefilled),
+            ("reserve.size", self.reserve.size),
+            ("stock.size", self.stock.size),
+            ("foundations.count", f.count),
+        ):
+            if value < 0:
+                raise RuleError(f"{where}.{name}: must be >= 0, got {value}")
+        if self.cells.prefilled > self.cells.count:
+            raise RuleError(f"{where}.cells.prefilled: {self.cells.prefilled} > cells.count")
+        if self.stock.deal_count < 1:
+            raise RuleError(f"{where}.stock.deal_count: must be >= 1")
+        if self.stock.redeals < -1:
+            raise RuleError(f"{where}.stock.redeals: must be >= 0, or -1 for unlimited")
+        if f.kind == "hole":
+            if f.count < 1:
+                raise RuleError(f"{where}.foundations.count: a hole game needs >= 1 hole")
+            if f.start and len(f.start) != f.count:
+                raise RuleError(f"{where}.foundations.start: needs one card per hole ({f.count})")
+            if f.start_dealt and f.start:
+                raise RuleError(f"{where}.foundations.start_dealt: holes cannot also have a start")
+        if f.kind == "runs" and f.initial != "none":
+            raise RuleError(f"{where}.foundations.initial: runs foundations start empty")
+        if f.initial == "aces" and f.kind != "suits":
+            raise RuleError(f"{where}.foundations.initial: aces need suit foundations")
+        if t.piles == 0 and self.tableau_cards:
+            raise RuleError(f"{where}.tableau.piles: {self.tableau_cards} cards but no piles")
+        if self.tableau_cards < 0:
+            raise RuleError(
+                f"{where}: deck of {d.suits * d.ranks * d.decks} cards is smaller than the "
+                f"{d.suits * d.ranks * d.decks - self.tableau_cards} cards the other areas need"
+            )
+        if t.piles:
+            sizes = self.tableau_sizes()
+            if len(sizes) != t.piles:
+                raise RuleError(f"{where}.tableau.sizes: {len(sizes)} sizes for {t.piles} piles")
+            if sum(sizes) != self.tableau_cards:
+                raise RuleError(
+                    f"{where}.tableau: {t.deal} deal of {t.piles} piles holds {sum(sizes)} cards, "
+                    f"but {self.tableau_cards} are left for the tableau"
+                )
+            if t.equal_piles and self.tableau_cards % t.piles:
+                raise RuleError(
+                    f"{where}.tableau.piles: {t.piles} piles do not divide the "
+                    f"{self.tableau_cards} tableau cards evenly"
+                )
+
+
+class Reference(_Strict):
+    """A published win rate (percent) with its 95% half-interval and source."""
+
+    win_rate: float | None = None
+    interval: float | None = None
+    deals: int | None = None
+    source: str = ""
+    note: str = ""
+
+
+class GameFile(_Strict, kw_only=True):
+    """The content of one ``models/<game>.json`` file."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    description: str
+    rules: RuleSet
+    reference: Reference = Reference()
+    variant_note: str = ""
+    pysol_name: str = ""  # game id in pysol-cards, when PySol deals this game
+    solvitaire_name: str = ""  # Solvitaire preset name, when Solvitaire knows this game
+
+
+@dataclass(frozen=True)
+class Game:
+    """A loaded game: its file, with rules possibly overridden by parameters."""
+
+    file: GameFile
+    rules: RuleSet
+
+    @property
+    def name(self) -> str:
+        """Canonical game name (the model file's stem)."""
+        return self.file.name
+
+
+# Short parameter names accepted by --set and by an instance's "rules" object.
+SHORT_NAMES: dict[str, str] = {
+    "suits": "deck.suits",
+    "ranks": "deck.ranks",
+    "decks": "deck.decks",
+    "piles": "tableau.piles",
+    "build": "tableau.build",
+    "cells": "cells.count",
+    "reserve": "reserve.size",
+    "stock": "stock.size",
+    "draw": "stock.deal_count",
+    "redeals": "stock.redeals",
+    "wrap": "foundations.wrap",
+    "holes": "foundations.count",
+    "rows": "gaps.rows",
+}
+
+
+def models_dir() -> Path:
+    """The folder holding the game files: ``$PATIENCE_MODELS`` or ``models/`` of the repo/package."""
+    import os
+
+    env = os.environ.get("PATIENCE_MODELS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[2] / "models", here.parent / "models"):
+        if candidate.is_dir():
+            return candidate
+    raise RuleError("cannot find the models/ folder; set PATIENCE_MODELS")
+
+
+def _decode_error(path: str, err: Exception) -> RuleError:
+    return RuleError(f"{path}: {err}")
+
+
+@cache
+def _load_file(path: str) -> GameFile:
+    try:
+        raw = Path(path).read_bytes()
+        gf = msgspec.json.decode(raw, type=GameFile)
+    except (msgspec.ValidationError, msgspec.DecodeError) as err:
+        raise _decode_error(path, err) from None
+    gf.rules.check(f"{path}: rules")
+    return gf
+
+
+@cache
+def _alias_index() -> dict[str, str]:
+    index: dict[str, str] = {}
+    for p in sorted(models_dir().glob("*.json")):
+        gf = _load_file(str(p))
+        for name in (p.stem, gf.name, *gf.aliases):
+            index[name.lower()] = str(p)
+    return index
+
+
+def list_games() -> list[GameFile]:
+    """Every game file in ``models/``, sorted by name."""
+    return [_load_file(str(p)) for p in sorted(models_dir().glob("*.json"))]
+
+
+def _coerce(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def apply_overrides(rules: RuleSet, overrides: dict[str, Any], where: str = "rules") -> RuleSet:
+    """Return ``rules`` with parameters replaced, e.g. ``{"suits": 6, "tableau.build": "none"}``.
+
+    Values given as strings are parsed as JSON when they can be (``"6"`` -> 6, ``"true"`` -> True).
+    An unknown name, wrong type or impossible combination raises :class:`RuleError`.
+    """
+    data = msgspec.to_builtins(rules)
+    for key, value in overrides.items():
+        path = SHORT_NAMES.get(key, key)
+        parts = path.split(".")
+        node = data
+        for part in parts[:-1]:
+            if not isinstance(node.get(part), dict):
+                raise RuleError(f"{where}.{key}: unknown parameter (try one of {_known()})")
+            node = node[part]
+        if parts[-1] not in node:
+            raise RuleError(f"{where}.{key}: unknown parameter (try one of {_known()})")
+        node[parts[-1]] = _coerce(value)
+    try:
+        new = msgspec.convert(data, type=RuleSet)
+    except msgspec.ValidationError as err:
+        raise RuleError(f"{where}: {err}") from None
+    new.check(where)
+    return new
+
+
+def _known() -> str:
+    return ", ".join(SHORT_NAMES)
+
+
+def load_game(name: str, overrides: dict[str, Any] | None = None) -> Game:
+    """Load a game by name or alias, applying parameter overrides.
+
+    >>> load_game("black-hole").rules.tableau.piles
+    17
+    """
+    path = _alias_index().get(name.lower())
+    if path is None:
+        raise RuleError(f"unknown game {name!r} (see `patience games`)")
+    gf = _load_file(path)
+    rules = apply_overrides(gf.rules, overrides, "rules") if overrides else gf.rules
+    return Game(gf, rules)
