@@ -1,0 +1,385 @@
+"""Instances: one deal of one game in the JSON format of DESIGN section 2, validated on load.
+
+Every error names the JSON path of the problem, e.g. ``layout.tableau[3][1]: duplicate card 7H``.
+The canonical form (sorted keys, no provenance) has a sha256 that solutions refer to, so a solution
+cannot be replayed against another deal by mistake.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, CardError, Deck
+from .rules import Game, RuleError, RuleSet, load_game
+
+__all__ = [
+    "FORMAT",
+    "Instance",
+    "InstanceError",
+    "Layout",
+    "atomic_write",
+    "hole_start_cards",
+    "load_instance",
+]
+
+FORMAT = "patience-instance/1"
+_TOP_KEYS = {"format", "game", "rules", "deck", "layout", "source"}
+_LAYOUT_KEYS = ("tableau", "foundations", "cells", "reserve", "stock", "waste", "grid")
+
+
+class InstanceError(ValueError):
+    """An instance that is malformed or does not fit its game's rules; the message names the path."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Card positions of a deal. Piles are listed bottom to top; ``None`` marks an empty cell/gap."""
+
+    tableau: tuple[tuple[Card, ...], ...] = ()
+    foundations: tuple[tuple[Card, ...], ...] = ()
+    cells: tuple[Card | None, ...] = ()
+    reserve: tuple[Card, ...] = ()
+    stock: tuple[Card, ...] = ()
+    waste: tuple[Card, ...] = ()
+    grid: tuple[tuple[Card | None, ...], ...] = ()
+
+    def located_cards(self) -> Iterator[tuple[str, Card]]:
+        """Every card with its JSON path, in a fixed order."""
+        for i, pile in enumerate(self.tableau):
+            for j, c in enumerate(pile):
+                yield f"layout.tableau[{i}][{j}]", c
+        for i, pile in enumerate(self.foundations):
+            for j, c in enumerate(pile):
+                yield f"layout.foundations[{i}][{j}]", c
+        for i, c in enumerate(self.cells):
+            if c is not None:
+                yield f"layout.cells[{i}]", c
+        for name in ("reserve", "stock", "waste"):
+            for j, c in enumerate(getattr(self, name)):
+                yield f"layout.{name}[{j}]", c
+        for i, row in enumerate(self.grid):
+            for j, c in enumerate(row):
+                if c is not None:
+                    yield f"layout.grid[{i}][{j}]", c
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A validated deal: game name, rule overrides, effective rules, deck and layout."""
+
+    game: str
+    rules: RuleSet
+    layout: Layout
+    overrides: dict[str, Any] = field(default_factory=dict)
+    source: dict[str, Any] | None = None
+
+    @property
+    def deck(self) -> Deck:
+        """The deck the rules call for."""
+        d = self.rules.deck
+        return Deck(d.suits, d.ranks, d.decks)
+
+    # Construction ---------------------------------------------------------------------------
+    @classmethod
+    def build(
+        cls,
+        game: Game | str,
+        layout: Layout,
+        overrides: dict[str, Any] | None = None,
+        source: dict[str, Any] | None = None,
+    ) -> Instance:
+        """Create and validate an instance from a game (or its name) and a layout."""
+        overrides = dict(overrides or {})
+        if isinstance(game, str):
+            game = load_game(game, overrides)
+        inst = cls(game.name, game.rules, layout, overrides, source)
+        inst.check()
+        return inst
+
+    @classmethod
+    def from_json(cls, data: Any) -> Instance:
+        """Parse and validate the JSON object of an instance."""
+        if not isinstance(data, dict):
+            raise InstanceError("instance: expected a JSON object")
+        unknown = set(data) - _TOP_KEYS
+        if unknown:
+            raise InstanceError(f"{sorted(unknown)[0]}: unknown key")
+        if data.get("format", FORMAT) != FORMAT:
+            raise InstanceError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+        name = data.get("game")
+        if not isinstance(name, str):
+            raise InstanceError("game: missing or not a string")
+        overrides = data.get("rules") or {}
+        if not isinstance(overrides, dict):
+            raise InstanceError("rules: expected an object of parameter overrides")
+        try:
+            game = load_game(name, overrides)
+        except RuleError as err:
+            raise InstanceError(f"game/rules: {err}") from None
+        deck = game.rules.deck
+        if "deck" in data:
+            given = data["deck"]
+            want = {"suits": deck.suits, "ranks": deck.ranks, "decks": deck.decks}
+            if not isinstance(given, dict) or set(given) - set(want):
+                raise InstanceError("deck: expected {suits, ranks, decks}")
+            for k, v in given.items():
+                if v != want[k]:
+                    raise InstanceError(
+                        f"deck.{k}: {v} does not match the rules ({want[k]}); "
+                        f"override it in \"rules\" instead"
+                    )
+        the_deck = Deck(deck.suits, deck.ranks, deck.decks)
+        layout = _parse_layout(data.get("layout"), the_deck)
+        source = data.get("source")
+        if source is not None and not isinstance(source, dict):
+            raise InstanceError("source: expected an object")
+        inst = cls(game.name, game.rules, layout, dict(overrides), source)
+        inst.check()
+        return inst
+
+    # Validation ------------------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise :class:`InstanceError` unless the layout fits the rules and holds the whole deck."""
+        _check_shape(self.rules, self.layout)
+        _check_cards(self.deck, self.layout, self.rules)
+
+    # Output ------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this instance (DESIGN section 2)."""
+        deck = self.deck
+        t = deck.text
+        lay: dict[str, Any] = {
+            "tableau": [[t(c) for c in p] for p in self.layout.tableau],
+            "foundations": [[t(c) for c in p] for p in self.layout.foundations],
+            "cells": [None if c is None else t(c) for c in self.layout.cells],
+            "reserve": [t(c) for c in self.layout.reserve],
+            "stock": [t(c) for c in self.layout.stock],
+            "waste": [t(c) for c in self.layout.waste],
+        }
+        if self.layout.grid:
+            lay["grid"] = [[None if c is None else t(c) for c in row] for row in self.layout.grid]
+        out: dict[str, Any] = {"format": FORMAT, "game": self.game}
+        if self.overrides:
+            out["rules"] = dict(self.overrides)
+        out["deck"] = {"suits": deck.suits, "ranks": deck.ranks, "decks": deck.decks}
+        out["layout"] = lay
+        if self.source:
+            out["source"] = dict(self.source)
+        return out
+
+    def dumps(self) -> str:
+        """Human-friendly JSON text: one pile per line."""
+        data = self.to_json()
+        text = json.dumps(data, indent=2)
+        # Keep each pile on one line: collapse innermost lists of card strings.
+        import re
+
+        return re.sub(
+            r"\[\s+((?:\"[^\"]*\"|null)(?:,\s+(?:\"[^\"]*\"|null))*)\s+\]",
+            lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]",
+            text,
+        ) + "\n"
+
+    def canonical(self) -> str:
+        """Canonical JSON (sorted keys, no whitespace, no provenance) used for hashing."""
+        data = self.to_json()
+        data.pop("source", None)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def sha256(self) -> str:
+        """Hex sha256 of :meth:`canonical`: the identity of the deal."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+    def save(self, path: str | Path) -> None:
+        """Write the instance atomically (nothing half-written on failure)."""
+        atomic_write(path, self.dumps())
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_instance(path: str | Path) -> Instance:
+    """Load and validate an instance file; errors are prefixed with the file name."""
+    try:
+        text = Path(path).read_text()
+    except OSError as err:
+        raise InstanceError(f"{path}: cannot read ({err.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InstanceError(f"{path}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})") from None
+    try:
+        return Instance.from_json(data)
+    except InstanceError as err:
+        raise InstanceError(f"{path}: {err}") from None
+
+
+# Parsing helpers -------------------------------------------------------------------------------
+def _parse_card(value: Any, deck: Deck, path: str) -> Card:
+    if not isinstance(value, str):
+        raise InstanceError(f"{path}: expected a card string, got {json.dumps(value)}")
+    try:
+        return deck.parse(value)
+    except CardError as err:
+        raise InstanceError(f"{path}: {err}") from None
+
+
+def _parse_pile(value: Any, deck: Deck, path: str, allow_none: bool = False) -> tuple:
+    if not isinstance(value, list):
+        raise InstanceError(f"{path}: expected a list of cards")
+    out = []
+    for j, v in enumerate(value):
+        if v is None and allow_none:
+            out.append(None)
+        else:
+            out.append(_parse_card(v, deck, f"{path}[{j}]"))
+    return tuple(out)
+
+
+def _parse_piles(value: Any, deck: Deck, path: str, allow_none: bool = False) -> tuple:
+    if not isinstance(value, list):
+        raise InstanceError(f"{path}: expected a list of piles")
+    return tuple(_parse_pile(p, deck, f"{path}[{i}]", allow_none) for i, p in enumerate(value))
+
+
+def _parse_layout(value: Any, deck: Deck) -> Layout:
+    if not isinstance(value, dict):
+        raise InstanceError("layout: missing or not an object")
+    unknown = set(value) - set(_LAYOUT_KEYS)
+    if unknown:
+        raise InstanceError(f"layout.{sorted(unknown)[0]}: unknown key")
+    return Layout(
+        tableau=_parse_piles(value.get("tableau", []), deck, "layout.tableau"),
+        foundations=_parse_piles(value.get("foundations", []), deck, "layout.foundations"),
+        cells=_parse_pile(value.get("cells", []), deck, "layout.cells", allow_none=True),
+        reserve=_parse_pile(value.get("reserve", []), deck, "layout.reserve"),
+        stock=_parse_pile(value.get("stock", []), deck, "layout.stock"),
+        waste=_parse_pile(value.get("waste", []), deck, "layout.waste"),
+        grid=_parse_piles(value.get("grid", []), deck, "layout.grid", allow_none=True),
+    )
+
+
+def _check_shape(rules: RuleSet, lay: Layout) -> None:
+    """Counts of piles, cells and cards must be those the rules deal."""
+    if rules.gaps.rows:
+        if len(lay.grid) != rules.gaps.rows:
+            raise InstanceError(f"layout.grid: {len(lay.grid)} rows, the rules need {rules.gaps.rows}")
+        for i, row in enumerate(lay.grid):
+            if len(row) != rules.deck.ranks:
+                raise InstanceError(
+                    f"layout.grid[{i}]: {len(row)} cells, the rules need {rules.deck.ranks}"
+                )
+        gaps = sum(c is None for row in lay.grid for c in row)
+        if gaps != rules.gaps.rows:
+            raise InstanceError(f"layout.grid: {gaps} gaps, the rules need {rules.gaps.rows}")
+        for name in ("tableau", "foundations", "cells", "reserve", "stock", "waste"):
+            if getattr(lay, name):
+                raise InstanceError(f"layout.{name}: must be empty in a Gaps game")
+        return
+    if lay.grid:
+        raise InstanceError("layout.grid: only Gaps games have a grid")
+    sizes = rules.tableau_sizes()
+    if len(lay.tableau) != len(sizes):
+        raise InstanceError(f"layout.tableau: {len(lay.tableau)} piles, the rules need {len(sizes)}")
+    for i, (pile, n) in enumerate(zip(lay.tableau, sizes, strict=True)):
+        if len(pile) != n:
+            raise InstanceError(f"layout.tableau[{i}]: {len(pile)} cards, the rules deal {n}")
+    nf = rules.n_foundations
+    if len(lay.foundations) != nf:
+        raise InstanceError(f"layout.foundations: {len(lay.foundations)} piles, the rules need {nf}")
+    f = rules.foundations
+    if f.kind == "hole":
+        for i, pile in enumerate(lay.foundations):
+            want = 1 if (f.start_dealt or f.start) else 0
+            if len(pile) != want:
+                raise InstanceError(f"layout.foundations[{i}]: {len(pile)} cards, a hole starts with {want}")
+    else:
+        have = sum(len(p) for p in lay.foundations)
+        if have != rules.n_initial_foundation_cards:
+            raise InstanceError(
+                f"layout.foundations: {have} cards, the rules start with "
+                f"{rules.n_initial_foundation_cards}"
+            )
+    if len(lay.cells) != rules.cells.count:
+        raise InstanceError(f"layout.cells: {len(lay.cells)} cells, the rules need {rules.cells.count}")
+    filled = sum(c is not None for c in lay.cells)
+    if filled != rules.cells.prefilled:
+        raise InstanceError(f"layout.cells: {filled} cards, the rules deal {rules.cells.prefilled}")
+    for name, want in (("reserve", rules.reserve.size), ("stock", rules.stock.size), ("waste", 0)):
+        have = len(getattr(lay, name))
+        if have != want:
+            raise InstanceError(f"layout.{name}: {have} cards, the rules deal {want}")
+
+
+def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
+    """Every card of the deck exactly as often as the deck holds it (Gaps: aces are the gaps)."""
+    counts: Counter[Card] = Counter()
+    for path, card in lay.located_cards():
+        counts[card] += 1
+        if counts[card] > deck.decks:
+            raise InstanceError(f"{path}: duplicate card {deck.text(card)}")
+        if rules.gaps.rows and card.rank == 1:
+            raise InstanceError(f"{path}: aces are removed in Gaps (a gap is null)")
+    f = rules.foundations
+    if f.kind == "hole" and f.start:
+        for i, (pile, expect) in enumerate(zip(lay.foundations, hole_start_cards(rules), strict=True)):
+            if pile and pile[0] != expect:
+                raise InstanceError(
+                    f"layout.foundations[{i}][0]: the hole starts with {deck.text(expect)}, "
+                    f"got {deck.text(pile[0])}"
+                )
+    if f.kind == "suits" and f.initial == "aces":
+        for i, pile in enumerate(lay.foundations):
+            if len(pile) != 1 or pile[0].rank != 1:
+                raise InstanceError(f"layout.foundations[{i}]: must hold exactly one ace")
+    missing = [
+        c for c in sorted(set(deck.cards()))
+        if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1)
+    ]
+    if missing:
+        shown = ", ".join(deck.text(c) for c in missing[:8])
+        more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+        raise InstanceError(f"layout: missing card(s) {shown}{more}")
+
+
+def _fits(deck: Deck, text: str) -> bool:
+    try:
+        deck.parse(text)
+        return True
+    except CardError:
+        return False
+
+
+def _clamp(deck: Deck, text: str) -> Card:
+    """A hole's start card outside a generalized deck becomes the same rank of the last suit."""
+    from .cards import parse_card
+
+    c = parse_card(text)
+    return Card(min(c.rank, deck.ranks), min(c.suit, deck.suits - 1))
+
+
+def hole_start_cards(rules: RuleSet) -> list[Card]:
+    """The cards the rules put on the holes before the deal (clamped into generalized decks)."""
+    d = rules.deck
+    deck = Deck(d.suits, d.ranks, d.decks)
+    return [deck.parse(s) if _fits(deck, s) else _clamp(deck, s) for s in rules.foundations.start]
