@@ -120,6 +120,26 @@ class Engine:
         self.fixed_suit_twos = rules.gaps.first_column == "fixed-suit"
         # Suits matter unless neither tableau nor foundations look at them (Black Hole family).
         self.suits_matter = not (f.kind == "hole" and t.build in ("none", "any-suit"))
+        # Fast path: the only moves are tableau tops to holes (Black Hole, All in a Row, Binary Star).
+        self.hole_only = (
+            f.kind == "hole"
+            and t.build == "none"
+            and not self.cells
+            and not self.reserve
+            and not self.stock
+            and not self.waste
+        )
+        # hole_ok[r]: ranks that may be played on a hole whose top card has rank r (index 0 unused).
+        self.hole_ok = [frozenset()] + [
+            frozenset(r for r in range(1, R + 1) if self._hole_fits(r, t)) for t in range(1, R + 1)
+        ]
+
+    def _hole_fits(self, r: int, t: int) -> bool:
+        """May a card of rank ``r`` be played on a hole whose top card has rank ``t``?"""
+        R = self.R
+        if self.king_blocks and t == R:
+            return False
+        return r == t + 1 or r == t - 1 or (self.fwrap and (r - t) % R in (1, R - 1))
 
     # Card relations ----------------------------------------------------------------------------
     def _down_one(self, lower: int, upper: int, wrap: bool) -> bool:
@@ -152,7 +172,6 @@ class Engine:
         """Indices of the foundations that accept ``card`` (empty ones: the first only)."""
         if self.fkind == "hole":
             r = self.rank[card]
-            R = self.R
             out = []
             empty_seen = False
             for i, pile in enumerate(self.found):
@@ -160,11 +179,7 @@ class Engine:
                     if not empty_seen:
                         out.append(i)
                         empty_seen = True
-                    continue
-                top = self.rank[pile[-1]]
-                if self.king_blocks and top == R:
-                    continue
-                if r == top + 1 or r == top - 1 or (self.fwrap and (r - top) % R in (1, R - 1)):
+                elif r in self.hole_ok[self.rank[pile[-1]]]:
                     out.append(i)
             return out
         fi = self._fits_foundation(card)
@@ -204,6 +219,8 @@ class Engine:
         """All legal moves from the current state, up to symmetry of empty targets."""
         if self.rows:
             return self._gaps_moves()
+        if self.hole_only:
+            return self._hole_moves()
         moves: list[Move] = []
         piles, down = self.piles, self.down
         # Canfield-style spaces: while the reserve has cards an empty pile must take its top first.
@@ -317,6 +334,20 @@ class Engine:
             self.max_redeals < 0 or self.redeals_used < self.max_redeals
         ):
             moves.append((WASTE, 0, STOCK, 0, len(self.waste)))
+        return moves
+
+    def _hole_moves(self) -> list[Move]:
+        """Tableau tops onto holes: the whole move set of the Black Hole family."""
+        piles, rank = self.piles, self.rank
+        moves: list[Move] = []
+        empty_seen = False
+        for fi, f in enumerate(self.found):
+            if f:
+                ok = self.hole_ok[rank[f[-1]]]
+                moves.extend((0, i, 1, fi, 1) for i, p in enumerate(piles) if p and rank[p[-1]] in ok)
+            elif not empty_seen:
+                empty_seen = True
+                moves.extend((0, i, 1, fi, 1) for i, p in enumerate(piles) if p)
         return moves
 
     def _gaps_moves(self) -> list[Move]:
