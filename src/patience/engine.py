@@ -208,7 +208,7 @@ class Engine:
     def _accepts_empty(self, card: int) -> bool:
         """May ``card`` (the bottom of a moved group) go to an empty tableau pile?"""
         p = self.empty_policy
-        if p == "any":
+        if p == "any" or (p == "reserve-first" and not self.reserve):
             return True
         if p == "kings":
             return self.rank[card] == self.R
@@ -601,23 +601,48 @@ class Engine:
         """Apply JSON moves that are legal in the engine (raises MoveError on the first that is not)."""
         for k, m in enumerate(moves):
             move = self.move_from_json(m)
-            if move not in self.legal_moves() and not self._legal_up_to_symmetry(move):
+            if not self.is_legal(move):
                 raise MoveError(f"move {k}: {m} is not legal here")
             self.apply(move)
 
-    def _legal_up_to_symmetry(self, move: Move) -> bool:
-        """A move to an empty pile/cell other than the first one is legal when the first is."""
+    def is_legal(self, move: Move) -> bool:
+        """Full legality, including the moves ``legal_moves`` leaves out by symmetry."""
+        legal = self.legal_moves()
+        if move in legal:
+            return True
         src, si, dst, di, cnt = move
-        if dst == TABLEAU and di >= 0 and di < len(self.piles) and not self.piles[di]:
+        if dst == TABLEAU and 0 <= di < len(self.piles) and not self.piles[di]:
             first = next(i for i, p in enumerate(self.piles) if not p)
-            return (src, si, dst, first, cnt) in self.legal_moves()
+            if (src, si, dst, first, cnt) in legal:
+                return True
+            # A whole pile onto an empty pile: legal when the group may move and the space takes it.
+            if src == TABLEAU and 0 <= si < len(self.piles) and si != di and cnt == len(self.piles[si]):
+                return self._whole_pile_movable(si) and self._space_open(src)
+            return False
         if dst == CELL and 0 <= di < len(self.cells) and self.cells[di] == EMPTY:
+            if src == CELL:  # cell to cell: legal, and a no-op up to cell order
+                return cnt == 1 and 0 <= si < len(self.cells) and self.cells[si] != EMPTY
             first = self.cells.index(EMPTY)
-            return (src, si, dst, first, cnt) in self.legal_moves()
+            return (src, si, dst, first, cnt) in legal
         if dst == FOUNDATION and 0 <= di < len(self.found) and not self.found[di]:
             first = next(i for i, f in enumerate(self.found) if not f)
-            return (src, si, dst, first, cnt) in self.legal_moves()
+            return (src, si, dst, first, cnt) in legal
         return False
+
+    def _space_open(self, src: int) -> bool:
+        """May a tableau card fill a space now (Canfield: not while the reserve must fill it)?"""
+        return not (self.empty_policy == "reserve-first" and self.reserve)
+
+    def _whole_pile_movable(self, i: int) -> bool:
+        """True when all of pile ``i`` may move as one unit onto an empty pile."""
+        p = self.piles[i]
+        if not p or self.down[i] or not self._accepts_empty(p[0]):
+            return False
+        if len(p) == 1:
+            return True
+        if self.group == "none" or self.build == "none":
+            return False
+        return all(self._in_sequence(p[k], p[k - 1]) for k in range(1, len(p)))
 
 
 def _loc(area: int, index: int, width: int) -> str:
