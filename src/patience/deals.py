@@ -1,0 +1,430 @@
+"""Seeded deal generators: ``deal(game, seed, generator)`` returns a validated :class:`Instance`.
+
+Generators (``GENERATORS``):
+
+``portable`` (default) -- identical on every machine and for every game, generalized decks included:
+
+1. Random numbers: a standard 32-bit Mersenne Twister seeded exactly like C++ ``std::mt19937(seed)``
+   (Matsumoto & Nishimura's ``init_genrand``), seed ``0 <= seed < 2**32``. Its first output for seed
+   5489 is 3499211612.
+2. Deck: ``Deck(suits, ranks, decks).cards()``, i.e. for each copy of the deck, suits C D H S (0..S-1),
+   and within a suit ranks A..K (1..R).
+3. Shuffle: for ``i = n-1`` down to ``1``: draw ``r = next() // (2**32 // (i+1))`` again until
+   ``r <= i``, then swap cards ``i`` and ``r``.
+4. Deal the shuffled sequence with :func:`layout_from_order`, which takes the cards from the front:
+
+   a. the hole start cards (``foundations.start``) are taken out of the sequence (first copy of each);
+   b. ``foundations.initial == "aces"``: every ace is taken out onto the foundations, foundation
+      ``deck * suits + suit`` (suit order C D H S); ``"one"``: the first card goes to foundation 0;
+   c. ``foundations.start_dealt``: the next card goes onto each hole, hole 0 first;
+   d. ``cells.prefilled``: the next cards go to cells 0..k-1 (the other cells stay empty);
+   e. ``reserve.size`` cards, then ``stock.size`` cards, each listed bottom to top in dealing order
+      (the first card dealt is the bottom one; the last is the top, played or drawn first);
+   f. the tableau: deal ``"even"`` gives card ``t`` to pile ``t mod P`` (round robin);
+      ``"triangle"`` and ``"sizes"`` fill pile 0 bottom to top, then pile 1, and so on;
+   g. Gaps games (``gaps.rows > 0``) have no tableau: card ``t`` goes to row ``t mod rows``, each row
+      filled left to right, and aces become gaps (``None``).
+
+``pysol`` -- the boards PySol (and black-hole-solver, fc-solve) use for a game number, rendered by the
+``pysol-cards`` package (numbers up to 32000 use the Microsoft LC shuffle, larger ones PySol's 64-bit LC
+shuffle). Needs the model's ``pysol_name``; a board whose shape differs from our rules raises DealError.
+
+``ms`` -- Microsoft FreeCell deal numbers 1..2**33-1 (the classic LCG, with the fc-solve extension above
+2**31), for games dealing the whole standard deck round robin to 8 piles (FreeCell, Baker's Game, ...).
+
+``solvitaire`` -- the deal Solvitaire 0.10.1 makes for ``--random SEED``: the same Mersenne Twister and
+shuffle (Boost's ``uniform_int_distribution`` draws exactly as step 3), a deck ordered by rank 1..13 and
+within a rank by suit C H S D (then the second deck), and cards dealt from the back of the deck: hole card
+taken out, aces to the foundations, then cells, stock, reserve, Gaps rows (card ``t`` to row ``t mod
+rows``) and the tableau (round robin, or Solvitaire's diagonal deal when our pile sizes are not those of
+a round robin; see :func:`_solvitaire_tableau`). A random foundation base (Canfield) is the front card.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import Card, Deck, parse_card
+from .instance import Instance, InstanceError, Layout, hole_start_cards
+from .rules import Game, RuleError, RuleSet, load_game
+
+__all__ = [
+    "GENERATORS",
+    "DealError",
+    "deal",
+    "layout_from_order",
+    "mt19937",
+    "portable_order",
+    "shuffle_mt",
+]
+
+GENERATORS: dict[str, str] = {
+    "portable": "Mersenne Twister shuffle of the canonical deck, same deal on every machine (any game)",
+    "pysol": "PySol's board for a game number (games with a pysol_name, standard decks)",
+    "ms": "Microsoft FreeCell deal numbers 1..2^33-1 (8 even piles of the 52-card deck)",
+    "solvitaire": "the deal of Solvitaire's --random SEED (games Solvitaire knows)",
+}
+
+_U32 = 2**32
+_MS_MAX = 2**33 - 1
+_PYSOL_MAX = 2**64 - 1
+
+
+class DealError(ValueError):
+    """A deal that cannot be made: unknown generator, game it does not know, or a bad seed."""
+
+
+# Random numbers -----------------------------------------------------------------------------------
+def mt19937(seed: int) -> random.Random:
+    """A ``random.Random`` in the state of C++ ``std::mt19937(seed)``; draw with ``getrandbits(32)``."""
+    state = [seed & 0xFFFFFFFF]
+    for i in range(1, 624):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    rng = random.Random()
+    rng.setstate((3, tuple(state + [624]), None))
+    return rng
+
+
+def shuffle_mt(cards: list[Card], seed: int) -> list[Card]:
+    """Shuffle a copy of ``cards`` with mt19937(seed) and the bucket draw of the module docstring."""
+    rng = mt19937(seed)
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        bucket = _U32 // (i + 1)
+        while True:
+            j = rng.getrandbits(32) // bucket
+            if j <= i:
+                break
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _check_seed(seed: Any, low: int, high: int, generator: str) -> int:
+    """Seeds are plain integers within the generator's range."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise DealError(f"seed must be an integer, got {seed!r}")
+    if not low <= seed <= high:
+        raise DealError(f"seed {seed} out of range for the {generator} generator ({low}..{high})")
+    return seed
+
+
+# The generic deal ---------------------------------------------------------------------------------
+def _take(seq: list[Card], card: Card, what: str) -> Card:
+    """Remove the first copy of ``card`` from ``seq``."""
+    try:
+        seq.remove(card)
+    except ValueError:
+        raise DealError(f"{what}: card {card} is not in the deck") from None
+    return card
+
+
+def _deal_tableau(rules: RuleSet, seq: list[Card], round_robin: bool) -> tuple[tuple[Card, ...], ...]:
+    """Deal ``seq`` to the tableau: round robin, or pile by pile to the rules' pile sizes."""
+    sizes = rules.tableau_sizes()
+    if sum(sizes) != len(seq):
+        raise DealError(f"tableau needs {sum(sizes)} cards, {len(seq)} are left")
+    piles: list[list[Card]] = [[] for _ in sizes]
+    if round_robin:
+        for t, c in enumerate(seq):
+            piles[t % len(piles)].append(c)
+    else:
+        it = iter(seq)
+        for pile, n in zip(piles, sizes, strict=True):
+            pile.extend(next(it) for _ in range(n))
+    return tuple(tuple(p) for p in piles)
+
+
+def layout_from_order(rules: RuleSet, cards: list[Card]) -> Layout:
+    """Deal a card sequence into a layout with the generic algorithm of the module docstring (4a-4g)."""
+    d = rules.deck
+    seq = list(cards)
+    if rules.gaps.rows:
+        rows: list[list[Card | None]] = [[] for _ in range(rules.gaps.rows)]
+        for t, c in enumerate(seq):
+            rows[t % rules.gaps.rows].append(None if c.rank == 1 else c)
+        return Layout(grid=tuple(tuple(r) for r in rows))
+    f = rules.foundations
+    nf = rules.n_foundations
+    foundations: list[list[Card]] = [[] for _ in range(nf)]
+    if f.kind == "hole":
+        for i, c in enumerate(hole_start_cards(rules)):
+            foundations[i].append(_take(seq, c, f"foundations.start[{i}]"))
+    if f.initial == "aces":
+        for k in range(d.decks):
+            for s in range(d.suits):
+                foundations[k * d.suits + s].append(_take(seq, Card(1, s), "foundations"))
+    elif f.initial == "one" and f.kind != "hole":
+        foundations[0].append(seq.pop(0))
+    if f.kind == "hole" and f.start_dealt:
+        for pile in foundations:
+            pile.append(seq.pop(0))
+    cells: list[Card | None] = [None] * rules.cells.count
+    for i in range(rules.cells.prefilled):
+        cells[i] = seq.pop(0)
+    reserve = [seq.pop(0) for _ in range(rules.reserve.size)]
+    stock = [seq.pop(0) for _ in range(rules.stock.size)]
+    tableau = _deal_tableau(rules, seq, rules.tableau.deal == "even")
+    return Layout(
+        tableau=tableau,
+        foundations=tuple(tuple(p) for p in foundations),
+        cells=tuple(cells),
+        reserve=tuple(reserve),
+        stock=tuple(stock),
+    )
+
+
+def portable_order(rules: RuleSet, seed: int) -> list[Card]:
+    """The portable generator's shuffled deck for ``seed`` (before dealing)."""
+    d = rules.deck
+    return shuffle_mt(Deck(d.suits, d.ranks, d.decks).cards(), seed)
+
+
+# Solvitaire ---------------------------------------------------------------------------------------
+_SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire's suit numbers C H S D as our suit numbers
+
+
+def _solvitaire_layout(rules: RuleSet, seed: int) -> Layout:
+    """Reproduce Solvitaire 0.10.1's ``game_state(rules, seed)`` deal (game_state.cpp) as our layout."""
+    d = rules.deck
+    deck = [
+        Card(rank, _SOLVITAIRE_SUITS[s])
+        for _ in range(d.decks)
+        for rank in range(1, d.ranks + 1)
+        for s in range(4)
+    ]
+    deck = shuffle_mt(deck, seed)
+    f = rules.foundations
+    foundations: list[list[Card]] = [[] for _ in range(rules.n_foundations)]
+    if f.kind == "hole":
+        if f.start_dealt:
+            for pile in foundations:
+                pile.append(deck.pop(0))  # Solvitaire's random hole base is the front card
+        else:
+            for i, c in enumerate(hole_start_cards(rules)):
+                foundations[i].append(_take(deck, c, f"foundations.start[{i}]"))
+    if f.initial == "aces":
+        for k in range(d.decks):
+            for s in range(4):
+                foundations[k * 4 + s].append(_take(deck, Card(1, s), "foundations"))
+    elif f.initial == "one":
+        foundations[0].append(deck.pop(0))  # a random base: Solvitaire takes the front card
+    seq = deck[::-1]  # Solvitaire deals from the back of the deck
+    cells: list[Card | None] = [None] * rules.cells.count
+    for i in range(rules.cells.prefilled):
+        cells[i] = seq.pop(0)
+    stock = [seq.pop(0) for _ in range(rules.stock.size)]
+    reserve = [seq.pop(0) for _ in range(rules.reserve.size)]
+    if rules.gaps.rows:
+        rows: list[list[Card | None]] = [[] for _ in range(rules.gaps.rows)]
+        for t, c in enumerate(seq):
+            rows[t % rules.gaps.rows].append(None if c.rank == 1 else c)
+        return Layout(grid=tuple(tuple(r) for r in rows))
+    tableau = _solvitaire_tableau(rules, seq)
+    return Layout(
+        tableau=tableau,
+        foundations=tuple(tuple(p) for p in foundations),
+        cells=tuple(cells),
+        reserve=tuple(reserve),
+        stock=tuple(stock),
+    )
+
+
+def _solvitaire_tableau(rules: RuleSet, seq: list[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Solvitaire's tableau deal: round robin, or its diagonal deal when our pile sizes call for one.
+
+    The diagonal deal walks t = 0, 1, ...: pile ``p = t mod P`` of row ``r = t div P``; while ``r < P``
+    the pile is ``P-1-p`` and gets the next card only when ``P-1-p >= r``; later rows are round robin.
+    Solvitaire lists piles in its own (sorted) order, so its pile order is mapped onto ours: the diagonal
+    piles are reversed when our rules list the sizes the other way round (Simple Simon's 8,8,8,7,..,1).
+    """
+    n = rules.tableau.piles
+    sizes = rules.tableau_sizes()
+    if sizes == _even_sizes(len(seq), n):
+        return _deal_tableau(rules, seq, True)
+    piles: list[list[Card]] = [[] for _ in range(n)]
+    it, t, left = iter(seq), 0, len(seq)
+    while left:
+        p, row = t % n, t // n
+        if row < n:
+            p = n - 1 - p
+            if p >= row:
+                piles[p].append(next(it))
+                left -= 1
+        else:
+            piles[p].append(next(it))
+            left -= 1
+        t += 1
+    got = tuple(len(p) for p in piles)
+    if got == sizes:
+        return tuple(tuple(p) for p in piles)
+    if got[::-1] == sizes:
+        return tuple(tuple(p) for p in reversed(piles))
+    raise DealError(f"solvitaire deals piles of {list(got)} cards; these rules need {list(sizes)}")
+
+
+def _even_sizes(n: int, piles: int) -> tuple[int, ...]:
+    """Pile sizes of a round-robin deal of ``n`` cards to ``piles`` piles."""
+    q, r = divmod(n, piles)
+    return tuple(q + (1 if i < r else 0) for i in range(piles))
+
+
+# PySol and Microsoft deals ------------------------------------------------------------------------
+def _pysol_board(pysol_name: str, seed: int, which: int) -> str:
+    """PySol's board text for a game number, from pysol-cards (``T`` for ten)."""
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game as PysolGame
+
+    return PysolGame(pysol_name, seed, which).calc_layout_string(CardRenderer(True))
+
+
+def _pysol_decks(pysol_name: str) -> int:
+    """How many decks pysol-cards deals for a game."""
+    from pysol_cards.deal_game import Game as PysolGame
+
+    return PysolGame(pysol_name, 1, 0).get_num_decks()
+
+
+def _pysol_class(pysol_name: str) -> str:
+    """The dealing routine pysol-cards uses for a game (``seahaven`` for ``seahaven_towers``)."""
+    from pysol_cards.deal_game import Game as PysolGame
+
+    return PysolGame.GAMES_MAP.get(pysol_name, "")
+
+
+def _parse_pysol_board(text: str, rules: RuleSet, name: str) -> Layout:
+    """Map pysol-cards' board text (Talon/Foundations/Freecells lines, then piles) onto our layout."""
+    talon: list[Card] = []
+    found_cards: list[Card] = []
+    cells: list[Card | None] = []
+    piles: list[tuple[Card, ...]] = []
+
+    def card(tok: str) -> Card:
+        return parse_card(tok.strip("<>"))
+
+    for line in text.splitlines():
+        if line.startswith("Talon:"):
+            talon = [card(t) for t in line[6:].split()]
+        elif line.startswith("Foundations:"):
+            for tok in line[12:].split():
+                if tok == "-":
+                    continue
+                if "-" in tok:  # "S-A" style: the suit's foundation up to that rank
+                    s, r = tok.split("-")
+                    top = parse_card(r + s)
+                    found_cards.extend(Card(k, top.suit) for k in range(1, top.rank + 1))
+                else:
+                    found_cards.append(card(tok))
+        elif line.startswith("Freecells:"):
+            cells = [None if t == "-" else card(t) for t in line[10:].split()]
+        else:
+            piles.append(tuple(card(t) for t in line.split()))
+    f = rules.foundations
+    foundations: list[list[Card]] = [[] for _ in range(rules.n_foundations)]
+    if f.kind == "hole":
+        if len(found_cards) > len(foundations):
+            raise DealError(f"pysol {name}: {len(found_cards)} hole cards, our rules have {len(foundations)}")
+        for i, c in enumerate(found_cards):
+            foundations[i].append(c)
+    else:
+        for c in found_cards:
+            k = c.suit
+            while k < len(foundations) and foundations[k] and foundations[k][-1].rank >= c.rank:
+                k += rules.deck.suits
+            if k >= len(foundations):
+                raise DealError(f"pysol {name}: no foundation for {c}")
+            foundations[k].append(c)
+    if len(cells) > rules.cells.count:
+        raise DealError(f"pysol {name}: {len(cells)} free cells, our rules have {rules.cells.count}")
+    if _pysol_class(name) == "seahaven" and len(cells) == 3:  # PySol fills the middle two of 4 cells
+        cells.append(None)
+    cells += [None] * (rules.cells.count - len(cells))
+    return Layout(
+        tableau=tuple(piles),
+        foundations=tuple(tuple(p) for p in foundations),
+        cells=tuple(cells),
+        stock=tuple(reversed(talon)),  # the talon line lists the next card to deal first
+    )
+
+
+def _need_standard(rules: RuleSet, generator: str, decks: int = 1) -> None:
+    """PySol, MS and Solvitaire deal only standard 52-card decks."""
+    d = rules.deck
+    if (d.suits, d.ranks, d.decks) != (4, 13, decks):
+        raise DealError(
+            f"the {generator} generator deals {decks} standard 52-card deck(s), not "
+            f"{d.suits} suits x {d.ranks} ranks x {d.decks}; use --generator portable"
+        )
+
+
+def _ms_layout(rules: RuleSet, seed: int, game: str) -> Layout:
+    """Microsoft FreeCell deal ``seed`` for rules that deal the 52 cards round robin to 8 piles."""
+    from pysol_cards.random_base import RandomBase
+
+    t = rules.tableau
+    if t.piles != 8 or t.deal != "even" or rules.tableau_cards != 52 or rules.gaps.rows:
+        raise DealError(f"the ms generator deals 8 even piles of 52 cards; {game} does not")
+    _need_standard(rules, "ms")
+    text = _pysol_board("freecell", seed, RandomBase.DEALS_MS)
+    return layout_from_order(rules, _columns_to_order(text, 8))
+
+
+def _columns_to_order(text: str, piles: int) -> list[Card]:
+    """Read round-robin-dealt columns back into the dealing order."""
+    cols = [[parse_card(tok) for tok in line.split()] for line in text.splitlines() if line.strip()]
+    if len(cols) != piles:
+        raise DealError(f"expected {piles} piles, got {len(cols)}")
+    n = sum(map(len, cols))
+    return [cols[t % piles][t // piles] for t in range(n)]
+
+
+# Entry point ------------------------------------------------------------------------------------
+def deal(
+    game: str,
+    seed: int,
+    generator: str = "portable",
+    overrides: dict[str, Any] | None = None,
+) -> Instance:
+    """Deal game ``game`` number ``seed`` with a generator of :data:`GENERATORS` into an Instance."""
+    if generator not in GENERATORS:
+        raise DealError(f"unknown generator {generator!r} (one of {', '.join(GENERATORS)})")
+    overrides = dict(overrides or {})
+    try:
+        g: Game = load_game(game, overrides)
+    except RuleError as err:
+        raise DealError(str(err)) from None
+    rules = g.rules
+    if generator == "portable":
+        _check_seed(seed, 0, _U32 - 1, generator)
+        layout = layout_from_order(rules, portable_order(rules, seed))
+    elif generator == "solvitaire":
+        _check_seed(seed, 0, _U32 - 1, generator)
+        if not g.file.solvitaire_name:
+            raise DealError(f"the solvitaire generator does not know {g.name} (no solvitaire_name)")
+        d = rules.deck
+        if d.suits != 4 or d.ranks > 13 or d.decks > 2:
+            raise DealError(
+                f"the solvitaire generator deals 1 or 2 decks of 4 suits and up to 13 ranks, not "
+                f"{d.suits} suits x {d.ranks} ranks x {d.decks}; use --generator portable"
+            )
+        layout = _solvitaire_layout(rules, seed)
+    elif generator == "pysol":
+        from pysol_cards.random_base import RandomBase
+
+        _check_seed(seed, 1, _PYSOL_MAX, generator)
+        name = g.file.pysol_name
+        if not name:
+            raise DealError(f"the pysol generator does not know {g.name} (no pysol_name)")
+        if not _pysol_class(name):
+            raise DealError(f"pysol-cards does not deal {name!r} (the pysol_name of {g.name})")
+        _need_standard(rules, generator, _pysol_decks(name))
+        board = _pysol_board(name, seed, RandomBase.DEALS_PYSOL)
+        layout = _parse_pysol_board(board, rules, name)
+    else:
+        _check_seed(seed, 1, _MS_MAX, generator)
+        layout = _ms_layout(rules, seed, g.name)
+    try:
+        return Instance.build(g, layout, overrides, {"generator": generator, "seed": seed})
+    except InstanceError as err:
+        raise DealError(f"the {generator} deal does not fit the rules of {g.name}: {err}") from None
