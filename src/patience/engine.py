@@ -515,8 +515,10 @@ class Engine:
         Tableau piles and free cells are sorted (their order never matters to the rules) and, where
         neither tableau nor foundations look at suits (Black Hole family), cards are reduced to ranks.
         """
+        # With unlimited redeals the count used so far changes nothing that can happen next.
+        redeals = self.redeals_used if self.max_redeals >= 0 else 0
         if self.rows:
-            return (tuple(self.grid), self.redeals_used)
+            return (tuple(self.grid), redeals)
         if self.suits_matter:
             piles = sorted(
                 (tuple(p), d) for p, d in zip(self.piles, self.down, strict=True)
@@ -540,7 +542,7 @@ class Engine:
             conv(self.reserve),
             conv(self.stock),
             conv(self.waste),
-            self.redeals_used,
+            redeals,
         )
 
     # Move text -------------------------------------------------------------------------------------
