@@ -124,10 +124,7 @@ class Deck:
     def cards(self) -> list[Card]:
         """All cards, copies included, in canonical order: deck, suit, then rank."""
         return [
-            Card(r, s)
-            for _ in range(self.decks)
-            for s in range(self.suits)
-            for r in range(1, self.ranks + 1)
+            Card(r, s) for _ in range(self.decks) for s in range(self.suits) for r in range(1, self.ranks + 1)
         ]
 
     def __iter__(self) -> Iterator[Card]:
@@ -153,7 +150,5 @@ class Deck:
         """Parse a card and check it belongs to this deck."""
         card = parse_card(text)
         if not self.contains(card):
-            raise CardError(
-                f"card {text!r} is not in a deck of {self.suits} suits x {self.ranks} ranks"
-            )
+            raise CardError(f"card {text!r} is not in a deck of {self.suits} suits x {self.ranks} ranks")
         return card

@@ -330,8 +330,10 @@ class Engine:
                 moves.append((STOCK, 0, TABLEAU, -1, min(len(piles), len(self.stock))))
             else:
                 moves.append((STOCK, 0, FOUNDATION, 0, 1))
-        elif self.waste and self.stock_to == "waste" and (
-            self.max_redeals < 0 or self.redeals_used < self.max_redeals
+        elif (
+            self.waste
+            and self.stock_to == "waste"
+            and (self.max_redeals < 0 or self.redeals_used < self.max_redeals)
         ):
             moves.append((WASTE, 0, STOCK, 0, len(self.waste)))
         return moves
@@ -363,9 +365,7 @@ class Engine:
             if col == 0:
                 row = g // width
                 for code, pos in where.items():
-                    if rank[code] == 2 and (
-                        not self.fixed_suit_twos or suit[code] == row % self.deck.suits
-                    ):
+                    if rank[code] == 2 and (not self.fixed_suit_twos or suit[code] == row % self.deck.suits):
                         moves.append((GRID, pos, GRID, g, 1))
                 continue
             left = grid[g - 1]
@@ -520,9 +520,7 @@ class Engine:
         if self.rows:
             return (tuple(self.grid), redeals)
         if self.suits_matter:
-            piles = sorted(
-                (tuple(p), d) for p, d in zip(self.piles, self.down, strict=True)
-            )
+            piles = sorted((tuple(p), d) for p, d in zip(self.piles, self.down, strict=True))
             cells = tuple(sorted(self.cells))
             found = tuple(f[-1] if f else -1 for f in self.found) + tuple(map(len, self.found))
             conv = tuple

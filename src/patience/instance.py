@@ -133,8 +133,7 @@ class Instance:
             for k, v in given.items():
                 if v != want[k]:
                     raise InstanceError(
-                        f"deck.{k}: {v} does not match the rules ({want[k]}); "
-                        f"override it in \"rules\" instead"
+                        f'deck.{k}: {v} does not match the rules ({want[k]}); override it in "rules" instead'
                     )
         the_deck = Deck(deck.suits, deck.ranks, deck.decks)
         layout = _parse_layout(data.get("layout"), the_deck)
@@ -182,11 +181,14 @@ class Instance:
         # Keep each pile on one line: collapse innermost lists of card strings.
         import re
 
-        return re.sub(
-            r"\[\s+((?:\"[^\"]*\"|null)(?:,\s+(?:\"[^\"]*\"|null))*)\s+\]",
-            lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]",
-            text,
-        ) + "\n"
+        return (
+            re.sub(
+                r"\[\s+((?:\"[^\"]*\"|null)(?:,\s+(?:\"[^\"]*\"|null))*)\s+\]",
+                lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]",
+                text,
+            )
+            + "\n"
+        )
 
     def canonical(self) -> str:
         """Canonical JSON (sorted keys, no whitespace, no provenance) used for hashing."""
@@ -286,9 +288,7 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
             raise InstanceError(f"layout.grid: {len(lay.grid)} rows, the rules need {rules.gaps.rows}")
         for i, row in enumerate(lay.grid):
             if len(row) != rules.deck.ranks:
-                raise InstanceError(
-                    f"layout.grid[{i}]: {len(row)} cells, the rules need {rules.deck.ranks}"
-                )
+                raise InstanceError(f"layout.grid[{i}]: {len(row)} cells, the rules need {rules.deck.ranks}")
         gaps = sum(c is None for row in lay.grid for c in row)
         if gaps != rules.gaps.rows:
             raise InstanceError(f"layout.grid: {gaps} gaps, the rules need {rules.gaps.rows}")
@@ -317,8 +317,7 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
         have = sum(len(p) for p in lay.foundations)
         if have != rules.n_initial_foundation_cards:
             raise InstanceError(
-                f"layout.foundations: {have} cards, the rules start with "
-                f"{rules.n_initial_foundation_cards}"
+                f"layout.foundations: {have} cards, the rules start with {rules.n_initial_foundation_cards}"
             )
     if len(lay.cells) != rules.cells.count:
         raise InstanceError(f"layout.cells: {len(lay.cells)} cells, the rules need {rules.cells.count}")
@@ -353,7 +352,8 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
             if len(pile) != 1 or pile[0].rank != 1:
                 raise InstanceError(f"layout.foundations[{i}]: must hold exactly one ace")
     missing = [
-        c for c in sorted(set(deck.cards()))
+        c
+        for c in sorted(set(deck.cards()))
         if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1)
     ]
     if missing:

@@ -176,12 +176,7 @@ class RuleSet(_Strict):
     @property
     def tableau_cards(self) -> int:
         """Cards dealt to the tableau: whatever the other areas leave of the deck."""
-        used = (
-            self.n_initial_foundation_cards
-            + self.cells.prefilled
-            + self.reserve.size
-            + self.stock.size
-        )
+        used = self.n_initial_foundation_cards + self.cells.prefilled + self.reserve.size + self.stock.size
         return self.deck.suits * self.deck.ranks * self.deck.decks - used
 
     def check(self, where: str = "rules") -> None:

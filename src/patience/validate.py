@@ -175,9 +175,7 @@ class _Board:
             top = pile[-1]
             if f.king_blocks and top.rank == self.deck.ranks:
                 raise Illegal("foundations.king_blocks", "nothing may be played on a King")
-            if not (
-                self._succ(card.rank, f.wrap) == top.rank or self._succ(top.rank, f.wrap) == card.rank
-            ):
+            if not (self._succ(card.rank, f.wrap) == top.rank or self._succ(top.rank, f.wrap) == card.rank):
                 raise Illegal(
                     f"foundations.kind=hole (wrap={str(f.wrap).lower()})",
                     f"{self._t(card)} is not one rank above or below {self._t(top)}",
@@ -189,9 +187,7 @@ class _Board:
             return
         top = pile[-1]
         if top.suit != card.suit or self._succ(top.rank, f.wrap) != card.rank:
-            raise Illegal(
-                "foundations.kind=suits", f"{self._t(card)} does not follow {self._t(top)} in suit"
-            )
+            raise Illegal("foundations.kind=suits", f"{self._t(card)} does not follow {self._t(top)} in suit")
 
     def check_empty_pile(self, bottom: Card, src: str) -> None:
         p = self.rules.tableau.empty

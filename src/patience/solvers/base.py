@@ -129,7 +129,9 @@ def solve(instance: Instance, backend: str = "auto", limits: Limits | None = Non
             message=f"no backend supports {instance.game} yet (registered: {available_backends() or 'none'})",
         )
     if not solver.supports(instance.rules):
-        return Result(Status.UNSUPPORTED, backend=solver.name, message=f"{solver.name} does not support {instance.game}")
+        return Result(
+            Status.UNSUPPORTED, backend=solver.name, message=f"{solver.name} does not support {instance.game}"
+        )
     t0 = time.perf_counter()
     try:
         result = solver.solve(instance, limits)

@@ -1,0 +1,287 @@
+"""The ``patience`` command line (DESIGN section 7).
+
+Exit codes: 0 ok; 1 not solved when ``--require-win`` is given; 2 bad input or usage, reported as one
+line naming the problem and where it is, with nothing written to disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import formats
+from .cards import CardError
+from .deals import GENERATORS, DealError, deal
+from .engine import Engine, MoveError
+from .instance import Instance, InstanceError, atomic_write, load_instance
+from .rules import RuleError, list_games
+from .solvers.base import Limits, Status, available_backends, solve
+from .validate import SolutionError, load_solution, replay, solution_json
+
+BAD_INPUT = (InstanceError, RuleError, DealError, SolutionError, CardError, MoveError)
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot be used."""
+
+
+def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn bad-input exceptions into one line on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (*BAD_INPUT, UsageError) as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+
+    return wrapper
+
+
+def _parse_sets(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for p in pairs:
+        if "=" not in p:
+            raise UsageError(f"--set {p!r}: expected NAME=VALUE, e.g. suits=6")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _parse_limit(text: str) -> float:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*(ms|s|m|h)?\s*", text)
+    if not m:
+        raise UsageError(f"--limit {text!r}: expected a duration like 500ms, 10s, 2m")
+    value = float(m.group(1))
+    scale = {"ms": 0.001, "s": 1, None: 1, "m": 60, "h": 3600}[m.group(2)]
+    if value <= 0:
+        raise UsageError("--limit: must be positive")
+    return value * scale
+
+
+def _instance_arg(text: str, generator: str, sets: dict[str, Any]) -> Instance:
+    """An instance file, or GAME:SEED dealt with ``generator``."""
+    path = Path(text)
+    if path.exists():
+        if sets:
+            raise UsageError("--set applies to GAME:SEED, not to an instance file")
+        return load_instance(path)
+    m = re.fullmatch(r"([A-Za-z0-9_-]+):(\d+)", text)
+    if m:
+        return deal(m.group(1), int(m.group(2)), generator, sets or None)
+    raise UsageError(f"{text}: no such file, and not GAME:SEED (e.g. black-hole:1)")
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="patience")
+def main() -> None:
+    """Solve patience (solitaire) deals with CP-SAT models and search, with verified solutions."""
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@_guard
+def games(as_json: bool) -> None:
+    """List the games with their rules and published win rates."""
+    rows = list_games()
+    if as_json:
+        _emit_json(
+            [
+                {
+                    "name": g.name,
+                    "aliases": list(g.aliases),
+                    "description": g.description,
+                    "win_rate": g.reference.win_rate,
+                    "source": g.reference.source,
+                }
+                for g in rows
+            ]
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} games")
+    table.add_column("game")
+    table.add_column("win %", justify="right")
+    table.add_column("description")
+    for g in rows:
+        rate = g.reference.win_rate
+        table.add_row(g.name, "?" if rate is None else f"{rate:g}", g.description)
+    Console(width=160).print(table)
+
+
+@main.command(name="deal")
+@click.argument("game")
+@click.option("--seed", type=int, required=True, help="Deal number / seed.")
+@click.option(
+    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
+)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the instance JSON here.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "board", "fcsolve", "solvitaire", "json"]),
+    default="text",
+    show_default=True,
+    help="board: PySol/black-hole-solver text; fcsolve: Freecell Solver text; solvitaire: its JSON deal.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@_guard
+def deal_cmd(
+    game: str, seed: int, generator: str, sets: tuple[str, ...], output: str | None, fmt: str, as_json: bool
+) -> None:
+    """Deal GAME number SEED and print it (or write the instance with -o)."""
+    inst = deal(game, seed, generator, _parse_sets(sets) or None)
+    if as_json:
+        fmt = "json"
+    text = {
+        "text": formats.to_text,
+        "board": formats.to_board_text,
+        "fcsolve": formats.to_fcsolve,
+        "solvitaire": lambda i: json.dumps(formats.to_solvitaire(i), indent=1),
+        "json": Instance.dumps,
+    }[fmt](inst)
+    if output:
+        inst.save(output)
+        click.echo(f"wrote {output} ({inst.game}, sha256 {inst.sha256[:12]})", err=True)
+    if not output or fmt != "text":
+        click.echo(text.rstrip("\n"))
+
+
+@main.command()
+@click.argument("instance", type=click.Path())
+@click.argument("solution", type=click.Path(), required=False)
+@click.option("--moves", "list_moves", is_flag=True, help="Also list the legal moves.")
+@click.option("--json", "as_json", is_flag=True)
+@_guard
+def show(instance: str, solution: str | None, list_moves: bool, as_json: bool) -> None:
+    """Print a deal, its legal moves, and step through a solution."""
+    inst = load_instance(instance)
+    engine = Engine(inst)
+    steps: list[dict[str, Any]] = []
+    if solution:
+        moves = load_solution(solution, inst)
+        report = replay(inst, moves)
+        if not report.ok:
+            raise SolutionError(f"{solution}: {report.message()}")
+        steps = moves
+    if as_json:
+        out: dict[str, Any] = {"instance": inst.to_json(), "sha256": inst.sha256}
+        if list_moves:
+            out["legal_moves"] = [engine.move_to_json(m) for m in engine.legal_moves()]
+        if solution:
+            out["solution"] = steps
+        _emit_json(out)
+        return
+    click.echo(formats.to_text(inst))
+    if list_moves:
+        legal = engine.legal_moves()
+        click.echo(f"\n{len(legal)} legal moves:")
+        for m in legal:
+            click.echo("  " + _move_text(engine.move_to_json(m)))
+    for k, m in enumerate(steps):
+        click.echo(f"{k + 1:4d}. {_move_text(m)}")
+    if steps:
+        click.echo(report.message())
+
+
+def _move_text(m: dict[str, Any]) -> str:
+    card = f"{m['card']} " if "card" in m else ""
+    count = f" x{m['count']}" if m.get("count", 1) != 1 else ""
+    return f"{card}{m['from']} -> {m['to']}{count}"
+
+
+@main.command()
+@click.argument("instance", type=click.Path())
+@click.argument("solution", type=click.Path())
+@click.option("--json", "as_json", is_flag=True)
+@_guard
+def validate(instance: str, solution: str, as_json: bool) -> None:
+    """Replay SOLUTION on INSTANCE; name the first illegal move. Exit 1 unless it wins."""
+    inst = load_instance(instance)
+    report = replay(inst, load_solution(solution, inst))
+    if as_json:
+        _emit_json(
+            {
+                "ok": report.ok,
+                "won": report.won,
+                "moves": report.moves,
+                "index": report.index,
+                "error": report.error,
+                "rule": report.rule,
+                "foundation_cards": report.foundation_cards,
+            }
+        )
+    else:
+        click.echo(report.message())
+    sys.exit(0 if report.ok and report.won else 1)
+
+
+@main.command(name="solve")
+@click.argument("target")
+@click.option("--backend", "-b", default="auto", show_default=True, help="auto or a registered backend.")
+@click.option("--limit", default="30s", show_default=True, help="Wall-time limit, e.g. 10s, 500ms.")
+@click.option("--max-nodes", type=int, default=None, help="Node limit (search backends).")
+@click.option("--max-mb", type=int, default=None, help="Memory limit in MB.")
+@click.option(
+    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
+)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--require-win", is_flag=True, help="Exit 1 unless the deal is solved.")
+@_guard
+def solve_cmd(
+    target: str,
+    backend: str,
+    limit: str,
+    max_nodes: int | None,
+    max_mb: int | None,
+    generator: str,
+    sets: tuple[str, ...],
+    output: str | None,
+    as_json: bool,
+    require_win: bool,
+) -> None:
+    """Solve TARGET (an instance file or GAME:SEED) with a backend."""
+    if backend != "auto" and backend not in available_backends():
+        valid = ", ".join(["auto", *available_backends()])
+        raise UsageError(f"--backend {backend!r}: unknown (valid: {valid})")
+    inst = _instance_arg(target, generator, _parse_sets(sets))
+    limits = Limits(seconds=_parse_limit(limit), nodes=max_nodes, memory_mb=max_mb)
+    result = solve(inst, backend, limits)
+    if output and result.status is Status.SOLVED:
+        atomic_write(output, json.dumps(solution_json(inst, list(result.solution or ())), indent=1) + "\n")
+    if as_json:
+        out = result.to_json()
+        out["instance"] = inst.sha256
+        out["game"] = inst.game
+        _emit_json(out)
+    else:
+        line = f"{inst.game}: {result.status.value.upper()} ({result.backend or backend})"
+        secs = result.stats.get("seconds")
+        if secs is not None:
+            line += f" in {secs:.3f}s"
+        if result.solution is not None:
+            line += f", {len(result.solution)} moves"
+        if result.message:
+            line += f" - {result.message}"
+        click.echo(line)
+    if result.status is Status.ERROR:
+        sys.exit(3)
+    if require_win and result.status is not Status.SOLVED:
+        sys.exit(1)
