@@ -363,9 +363,11 @@ def _ms_layout(rules: RuleSet, seed: int, game: str) -> Layout:
     from pysol_cards.random_base import RandomBase
 
     t = rules.tableau
-    if t.piles != 8 or t.deal != "even" or rules.tableau_cards != 52 or rules.gaps.rows:
+    shape = t.piles == 8 and t.deal == "even" and not rules.gaps.rows
+    if shape:
+        _need_standard(rules, "ms")
+    if not shape or rules.tableau_cards != 52:
         raise DealError(f"the ms generator deals 8 even piles of 52 cards; {game} does not")
-    _need_standard(rules, "ms")
     text = _pysol_board("freecell", seed, RandomBase.DEALS_MS)
     return layout_from_order(rules, _columns_to_order(text, 8))
 
