@@ -119,6 +119,7 @@ class Engine:
         self.rows = rules.gaps.rows
         self.fixed_suit_twos = rules.gaps.first_column == "fixed-suit"
         # Suits matter unless neither tableau nor foundations look at them (Black Hole family).
+        self._onto: list[frozenset[int] | None] = [None] * n  # build_targets cache
         self.suits_matter = not (f.kind == "hole" and t.build in ("none", "any-suit"))
         # Fast path: the only moves are tableau tops to holes (Black Hole, All in a Row, Binary Star).
         self.hole_only = (
@@ -161,6 +162,24 @@ class Engine:
         if b == "alternate-colour":
             return self.colour[card] != self.colour[onto]
         return True
+
+    def build_targets(self, card: int) -> frozenset[int]:
+        """Codes ``card`` may be built on (cached: only cards one rank away are candidates)."""
+        got = self._onto[card]
+        if got is None:
+            R, r = self.R, self.rank[card]
+            ranks = {r + 1 if r < R else (1 if self.build_wrap else 0)}
+            if self.build_updown:
+                ranks.add(r - 1 if r > 1 else (R if self.build_wrap else 0))
+            got = frozenset(
+                s * R + t - 1
+                for t in ranks
+                if t
+                for s in range(self.deck.suits)
+                if self.can_build(card, s * R + t - 1)
+            )
+            self._onto[card] = got
+        return got
 
     def _in_sequence(self, card: int, onto: int) -> bool:
         """May ``card`` sit on ``onto`` inside a movable group?"""
@@ -256,6 +275,12 @@ class Engine:
 
         fkind = self.fkind
         building = self.build != "none"
+        # Tableau tops by card code, so building looks up targets instead of scanning piles.
+        tops: dict[int, list[int]] = {}
+        if building:
+            for j, q in enumerate(piles):
+                if q:
+                    tops.setdefault(q[-1], []).append(j)
         for area, si, card in sources:
             # To a foundation.
             if fkind != "runs":
@@ -263,9 +288,10 @@ class Engine:
                     moves.append((area, si, FOUNDATION, fi, 1))
             # To another tableau pile.
             if building:
-                for j, q in enumerate(piles):
-                    if q and (area != TABLEAU or j != si) and self.can_build(card, q[-1]):
-                        moves.append((area, si, TABLEAU, j, 1))
+                for t in self.build_targets(card):
+                    for j in tops.get(t, ()):
+                        if area != TABLEAU or j != si:
+                            moves.append((area, si, TABLEAU, j, 1))
             if first_empty >= 0 and self._accepts_empty(card):
                 if not (area == TABLEAU and len(piles[si]) == 1):
                     moves.append((area, si, TABLEAU, first_empty, 1))
@@ -287,9 +313,10 @@ class Engine:
                     if self.group == "whole-pile" and start != 0:
                         continue
                     bottom = p[start]
-                    for j, q in enumerate(piles):
-                        if j != i and q and self.can_build(bottom, q[-1]):
-                            moves.append((TABLEAU, i, TABLEAU, j, cnt))
+                    for t in self.build_targets(bottom):
+                        for j in tops.get(t, ()):
+                            if j != i:
+                                moves.append((TABLEAU, i, TABLEAU, j, cnt))
                     if first_empty >= 0 and start > 0 and self._accepts_empty(bottom):
                         moves.append((TABLEAU, i, TABLEAU, first_empty, cnt))
 
