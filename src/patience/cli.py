@@ -285,3 +285,10 @@ def solve_cmd(
         sys.exit(3)
     if require_win and result.status is not Status.SOLVED:
         sys.exit(1)
+
+
+# Experiment commands live in patience.experiments.commands (they use the helpers above).
+from .experiments.commands import compare, estimate, report  # noqa: E402
+
+for _cmd in (estimate, compare, report):
+    main.add_command(_cmd)

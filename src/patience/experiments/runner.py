@@ -1,0 +1,182 @@
+"""Batch runs: (game, rules, generator, seeds, backend, limit) -> one stored row per deal.
+
+:func:`run_job` deals nothing itself: each task carries only the deal's coordinates, and the worker
+deals it with :func:`patience.deals.deal` and solves it with :func:`patience.solvers.base.solve` (so every
+SOLVED was replayed by the validator). Rows come back to this process, the only writer of the store,
+and are committed as they arrive; seeds already in the store are skipped, which makes a rerun resume.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..deals import deal
+from ..solvers import base
+from ..solvers.base import Limits, Status, solve
+from .executors import Executor, InlineExecutor
+from .stats import Estimate, estimate, percentiles
+from .store import Row, Store, rules_key
+
+__all__ = ["Job", "Summary", "Task", "run_job", "run_task", "summarize"]
+
+UNKNOWN_STATUSES = ("unknown", "error", "unsupported")  # no verdict: counted as unknowns
+
+
+@dataclass(frozen=True)
+class Task:
+    """One deal to solve, small and picklable. ``entry`` is the backend's registry entry, so workers
+    that do not share this process's registry (spawned processes, Dask workers) can load it too."""
+
+    game: str
+    overrides: tuple[tuple[str, Any], ...]
+    generator: str
+    seed: int
+    backend: str
+    limit_s: float
+    entry: tuple[str, str] | None = None
+    keep_solution: bool = False
+
+
+def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
+    """Deal and solve one task (in a worker); never raises: failures become ``error`` rows."""
+    if task.entry is not None:
+        base.BACKENDS.setdefault(task.backend, task.entry)
+    overrides = dict(task.overrides)
+    sha = None
+    solution = None
+    t0 = time.perf_counter()
+    try:
+        inst = deal(task.game, task.seed, task.generator, overrides or None)
+        sha = inst.sha256
+        result = solve(inst, task.backend, Limits(seconds=task.limit_s))
+        stats = dict(result.stats)
+        if result.backend and result.backend != task.backend:
+            stats["solved_by"] = result.backend
+        if result.solution is not None:
+            stats.setdefault("moves", len(result.solution))
+            if task.keep_solution:
+                solution = result.solution
+        status, message = result.status.value, result.message
+        seconds = stats.get("seconds")
+    except Exception as err:  # a crashing backend is a result too: ERROR, with where it happened
+        tb = traceback.extract_tb(err.__traceback__)[-1]
+        status = Status.ERROR.value
+        message = f"{type(err).__name__}: {err} ({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
+        stats, seconds = {}, None
+    if seconds is None:
+        seconds = time.perf_counter() - t0
+    row = Row(
+        task.game,
+        rules_key(overrides),
+        task.generator,
+        task.seed,
+        task.backend,
+        task.limit_s,
+        status,
+        float(seconds),
+        {k: v for k, v in stats.items() if isinstance(v, int | float | str | bool)},
+        sha,
+        message,
+    )
+    return row, solution
+
+
+@dataclass(frozen=True)
+class Job:
+    """A batch: ``seeds`` of ``game`` (with rule ``overrides``) solved by ``backend`` within ``limit_s``."""
+
+    game: str
+    seeds: range
+    backend: str
+    limit_s: float
+    generator: str = "portable"
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> str:
+        return rules_key(self.overrides)
+
+    def tasks(self, seeds: Iterable[int], keep_solution: bool = False) -> Iterator[Task]:
+        entry = base.BACKENDS.get(self.backend)
+        ov = tuple(sorted(self.overrides.items()))
+        for s in seeds:
+            yield Task(self.game, ov, self.generator, s, self.backend, self.limit_s, entry, keep_solution)
+
+
+def run_job(
+    job: Job,
+    store: Store,
+    executor: Executor | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+    retry: Iterable[str] = (),
+) -> list[Row]:
+    """Solve the seeds of ``job`` not yet in ``store``; each row is committed as it arrives.
+
+    ``retry``: statuses (e.g. ``error``) whose stored rows are solved again. ``on_start(todo, done)``
+    is called once before solving, ``on_row`` after each stored row. Returns the rows of all the
+    job's seeds, old and new, in seed order.
+    """
+    executor = executor or InlineExecutor()
+    retry = set(retry)
+    if retry:
+        again = store.done_seeds(job.game, job.rules, job.generator, job.backend, job.limit_s, retry)
+        store.delete((job.game, job.rules, job.generator, s, job.backend, job.limit_s) for s in again)
+    done = store.done_seeds(job.game, job.rules, job.generator, job.backend, job.limit_s)
+    todo = [s for s in job.seeds if s not in done]
+    if on_start:
+        on_start(len(todo), len(job.seeds) - len(todo))
+    for row, _ in executor.map_unordered(run_task, job.tasks(todo)):
+        store.add(row)
+        if on_row:
+            on_row(row)
+    return store.rows(
+        game=job.game,
+        rules=job.rules,
+        generator=job.generator,
+        backend=job.backend,
+        limit_s=job.limit_s,
+        seeds=job.seeds,
+    )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Counts, conservative win-rate interval and time percentiles of a set of rows."""
+
+    counts: dict[str, int]
+    estimate: Estimate
+    times: dict[str, float]
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts.values())
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = self.estimate.percent()
+        return {
+            "deals": self.n,
+            "counts": dict(self.counts),
+            "solved": self.estimate.wins,
+            "unsolvable": self.estimate.losses,
+            "unknown": self.estimate.unknowns,
+            "win_rate_decided": self.estimate.decided_rate,
+            "interval_percent": [lo, hi],
+            "confidence": self.estimate.confidence,
+            "seconds": self.times,
+        }
+
+
+def summarize(rows: Iterable[Row]) -> Summary:
+    """Summarise rows: unknown, error and unsupported all count as unknowns (no verdict)."""
+    rows = list(rows)
+    counts = Counter(r.status for r in rows)
+    wins, losses = counts.get("solved", 0), counts.get("unsolvable", 0)
+    unknowns = sum(counts.get(s, 0) for s in UNKNOWN_STATUSES)
+    times = percentiles(r.seconds for r in rows if r.seconds is not None)
+    return Summary(dict(sorted(counts.items())), estimate(wins, losses, unknowns), times)

@@ -1,0 +1,112 @@
+"""Win-rate statistics: Wilson intervals and Blake & Gent's conservative protocol.
+
+Each deal is winnable or not, so a sample of deals is binomial. With unknowns (timeouts, errors) the
+interval is made as wide as any assignment of them could make it: the lower bound is Wilson's lower bound
+counting every unknown as a loss, the upper bound is Wilson's upper bound counting every unknown as a win
+(Blake & Gent 2019, Methods: Statistics). Reported bounds are rounded outwards (lower down, upper up).
+The interval itself comes from scipy (``binomtest(...).proportion_ci(method="wilson")``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Estimate", "conservative_interval", "estimate", "percentiles", "wilson"]
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for ``successes`` out of ``n`` (fractions in [0, 1]).
+
+    >>> [round(x, 4) for x in wilson(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes {successes} not in 0..{n}")
+    from scipy.stats import binomtest
+
+    ci = binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def conservative_interval(
+    wins: int, losses: int, unknowns: int = 0, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Blake & Gent's interval: unknowns as losses for the lower bound, as wins for the upper."""
+    n = wins + losses + unknowns
+    if n == 0:
+        return (0.0, 1.0)
+    return (wilson(wins, n, confidence)[0], wilson(wins + unknowns, n, confidence)[1])
+
+
+def _floor(x: float, digits: int) -> float:
+    s = 10**digits
+    return math.floor(x * s + 1e-9) / s
+
+
+def _ceil(x: float, digits: int) -> float:
+    s = 10**digits
+    return math.ceil(x * s - 1e-9) / s
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Win-rate estimate of a sample of deals (rates as fractions)."""
+
+    wins: int
+    losses: int
+    unknowns: int
+    low: float
+    high: float
+    confidence: float = 0.95
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.losses + self.unknowns
+
+    @property
+    def decided_rate(self) -> float | None:
+        """Wins among the decided deals (None when none was decided)."""
+        d = self.wins + self.losses
+        return self.wins / d if d else None
+
+    def percent(self, digits: int = 3) -> tuple[float, float]:
+        """The bounds in percent, rounded outwards to ``digits`` decimals."""
+        return (_floor(100 * self.low, digits), _ceil(100 * self.high, digits))
+
+    def text(self, digits: int = 3) -> str:
+        """``"86.944% ± 0.022% [86.923%, 86.966%]"``: centre ± half-width (rounded up), then the bounds."""
+        lo, hi = self.percent(digits)
+        mid, half = (lo + hi) / 2, _ceil((hi - lo) / 2, digits)
+        return f"{mid:.{digits}f}% ± {half:.{digits}f}% [{lo:.{digits}f}%, {hi:.{digits}f}%]"
+
+    def contains(self, percent: float) -> bool:
+        """True when the (rounded) interval contains ``percent``."""
+        lo, hi = self.percent()
+        return lo <= percent <= hi
+
+
+def estimate(wins: int, losses: int, unknowns: int = 0, confidence: float = 0.95) -> Estimate:
+    """An :class:`Estimate` with the conservative interval.
+
+    >>> estimate(819363, 180241, 396).text()  # Klondike [Th.], Blake & Gent Table 1
+    '81.956% ± 0.096% [81.860%, 82.052%]'
+    """
+    lo, hi = conservative_interval(wins, losses, unknowns, confidence)
+    return Estimate(wins, losses, unknowns, lo, hi, confidence)
+
+
+def percentiles(values: Iterable[float], qs: tuple[float, ...] = (50, 90, 99, 100)) -> dict[str, float]:
+    """Percentiles of ``values`` keyed ``p50``, ``p90``, ... (``max`` for 100); empty input gives {}."""
+    arr = np.asarray(list(values), dtype=float)
+    if arr.size == 0:
+        return {}
+    out = {}
+    for q in qs:
+        out["max" if q == 100 else f"p{q:g}"] = float(np.percentile(arr, q))
+    return out

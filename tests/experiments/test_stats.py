@@ -1,0 +1,64 @@
+"""Statistics against known values: textbook Wilson intervals and Blake & Gent's published intervals."""
+
+import pytest
+
+from patience.experiments.stats import conservative_interval, estimate, percentiles, wilson
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        (5, 10, 0.2366, 0.7634),  # Newcombe 1998 / any textbook
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (81, 263, 0.2553, 0.3662),  # Newcombe 1998, Table I example
+    ],
+)
+def test_wilson_known_values(k, n, low, high):
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=1e-4)
+    assert hi == pytest.approx(high, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("wins", "losses", "unknowns", "digits", "published"),
+    [
+        # Blake & Gent 2019, Table 1 and Table 2: (solved, unsolvable, unknown) -> published bounds.
+        (8_694_457, 1_305_543, 0, 3, (86.923, 86.966)),  # Black Hole 86.944 ± 0.022
+        (819_363, 180_241, 396, 3, (81.860, 82.052)),  # Klondike [Th.] 81.956 ± 0.096
+        (193_335, 806_370, 295, 3, (19.256, 19.441)),  # 1C/8P FreeCell 19.348 ± 0.093
+        (35_605, 13_671, 724, 2, (70.81, 73.05)),  # Canfield (Parlett's counts) 70.81-73.05
+        (9_782, 0, 218, 3, (97.514, 100.0)),  # Spider [Th.] 97.514-100
+        (454, 546, 0, 2, (42.33, 48.50)),  # Accordion 42.33-48.50
+    ],
+)
+def test_conservative_interval_reproduces_blake_gent(wins, losses, unknowns, digits, published):
+    assert estimate(wins, losses, unknowns).percent(digits) == pytest.approx(published, abs=1e-9)
+
+
+def test_unknowns_widen_both_sides():
+    lo0, hi0 = conservative_interval(80, 20, 0)
+    lo, hi = conservative_interval(80, 10, 10)
+    assert lo == pytest.approx(wilson(80, 100)[0])  # unknowns as losses
+    assert hi == pytest.approx(wilson(90, 100)[1])  # unknowns as wins
+    assert lo <= lo0 and hi > hi0
+
+
+def test_estimate_text_and_contains():
+    e = estimate(8_694_457, 1_305_543)
+    assert e.text().endswith("± 0.022% [86.923%, 86.966%]")
+    assert e.contains(86.944) and not e.contains(87.0)
+    assert e.decided_rate == pytest.approx(0.8694457)
+    assert estimate(0, 0, 3).decided_rate is None
+
+
+def test_empty_sample_and_bad_counts():
+    assert conservative_interval(0, 0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_percentiles():
+    p = percentiles(range(101))
+    assert p == {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
+    assert percentiles([]) == {}
