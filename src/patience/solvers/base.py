@@ -90,7 +90,9 @@ class Solver(Protocol):
 
 # name -> (module, class). Imported lazily so a missing optional dependency breaks only its backend.
 # Backends are registered here as they land; order is the preference order of "auto".
-BACKENDS: dict[str, tuple[str, str]] = {}
+BACKENDS: dict[str, tuple[str, str]] = {
+    "planning": ("patience.solvers.planning", "PlanningSolver"),
+}
 
 
 def available_backends() -> list[str]:

@@ -1,0 +1,311 @@
+"""Planning-style search: the engine's states and moves seen as a planning problem.
+
+Three search modes share one best-first loop over engine states (DESIGN section 4, "planning"):
+
+* ``greedy``: greedy best-first search on the informed heuristic; goal test when a state is generated.
+* ``astar``: weighted A*, ``f = g + weight * h``. With ``weight == 1`` it is plain A* on the admissible
+  heuristic (cards not home), tests the goal when a state is expanded and reopens states reached by a
+  shorter path, so its plans are the shortest in the searched graph. With ``weight > 1`` it uses the
+  informed heuristic.
+* ``anytime``: Anytime Weighted A* (Hansen & Zhou 2007): weighted A* that, after its first plan, keeps
+  expanding, prunes nodes whose ``g + admissible h`` cannot beat the best plan, and returns the
+  shortest plan found when the open list runs dry (then it is the shortest) or time runs out.
+
+States are not copied: every node stores its parent and the move from it, and the one engine walks the
+tree with :meth:`~patience.engine.Engine.apply` / :meth:`~patience.engine.Engine.undo` to the next
+node to expand (through the deepest common ancestor). Duplicate detection uses the canonical
+:meth:`~patience.engine.Engine.key`, stored as ``marshal`` bytes (about a quarter of the tuple's memory,
+equal exactly when the keys are equal). In every mode safe foundation moves
+(:mod:`patience.solvers.heuristics`) are played as the only successor of a state.
+
+Verdicts: a plan is SOLVED (and re-checked by :func:`patience.validate.replay` in
+:func:`patience.solvers.base.solve`); an open list exhausted with complete duplicate detection is
+UNSOLVABLE (every reachable state, up to the engine's symmetries and the safe-move dominance, was
+expanded); any limit hit (seconds, expansions as ``nodes``, memory) is UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import marshal
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Engine, Move, unsupported
+from ..instance import Instance
+from ..rules import RuleSet
+from .base import Limits, Result, Status
+from .heuristics import Heuristic, SafeMoves, pick_heuristic
+
+__all__ = ["PlanningSolver", "SearchConfig", "search", "prefers"]
+
+MODES = ("greedy", "astar", "anytime")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How to search: mode (greedy / astar / anytime) and the weight of weighted A*."""
+
+    mode: str = "greedy"
+    weight: float = 1.0
+    safe_moves: bool = True
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown search mode {self.mode!r} (one of {', '.join(MODES)})")
+        if self.weight < 1:
+            raise ValueError(f"weight must be >= 1, got {self.weight}")
+
+
+def prefers(rules: RuleSet) -> bool:
+    """True for rearrangement games (tableau building), where ``auto`` should pick this backend."""
+    return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
+
+
+def _rss_mb() -> float:
+    """Resident memory of this process in MB (Linux /proc; 0 where unavailable)."""
+    try:
+        with open(f"/proc/{os.getpid()}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+class _Tree:
+    """Search nodes as parallel lists; node 0 is the root. The engine sits at node ``cur``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self.parent: list[int] = [-1]
+        self.move: list[Move | None] = [None]
+        self.g: list[int] = [0]
+        self.cur = 0
+
+    def add(self, parent: int, move: Move) -> int:
+        self.parent.append(parent)
+        self.move.append(move)
+        self.g.append(self.g[parent] + 1)
+        return len(self.g) - 1
+
+    def goto(self, node: int) -> int:
+        """Move the engine to ``node``; returns the number of apply/undo steps taken."""
+        a, b = self.cur, node
+        if a == b:
+            return 0
+        g, parent, move = self.g, self.parent, self.move
+        forward: list[Move] = []
+        steps = 0
+        while g[b] > g[a]:
+            forward.append(move[b])  # type: ignore[arg-type]
+            b = parent[b]
+        while g[a] > g[b]:
+            self.e.undo()
+            a = parent[a]
+            steps += 1
+        while a != b:
+            self.e.undo()
+            a = parent[a]
+            forward.append(move[b])  # type: ignore[arg-type]
+            b = parent[b]
+            steps += 1
+        for m in reversed(forward):
+            self.e.apply(m)
+        self.cur = node
+        return steps + len(forward)
+
+    def path(self, node: int, last: Move | None = None) -> list[Move]:
+        out: list[Move] = [] if last is None else [last]
+        while node > 0:
+            out.append(self.move[node])  # type: ignore[arg-type]
+            node = self.parent[node]
+        out.reverse()
+        return out
+
+
+def search(
+    instance: Instance, limits: Limits | None = None, config: SearchConfig | None = None
+) -> tuple[Status, list[Move] | None, dict[str, float]]:
+    """Run one search; returns (status, engine moves or None, stats).
+
+    Status is SOLVED with a plan, UNSOLVABLE when the open list ran dry without one, else UNKNOWN.
+    """
+    limits = limits or Limits()
+    cfg = config or SearchConfig()
+    t0 = time.perf_counter()
+    deadline = t0 + limits.seconds if limits.seconds else float("inf")
+    max_nodes = limits.nodes
+    e = Engine(instance)
+    heur: Heuristic = pick_heuristic(e)
+    safe = SafeMoves(e) if cfg.safe_moves else None
+    adm, inf = heur.admissible, heur.informed
+    greedy = cfg.mode == "greedy"
+    anytime = cfg.mode == "anytime"
+    optimal_astar = cfg.mode == "astar" and cfg.weight == 1.0
+    w = cfg.weight
+    stats: dict[str, float] = {
+        "expansions": 0,
+        "generated": 0,
+        "reopened": 0,
+        "safe_moves": 0,
+        "navigation": 0,
+        "solutions": 0,
+    }
+
+    def evaluate(g: int) -> tuple[float, float]:
+        """(priority, admissible h) of the engine's current state reached with cost g."""
+        if greedy:
+            return inf(e), 0.0
+        if optimal_astar:
+            h = adm(e)
+            return g + h, h
+        h_adm = adm(e) if anytime else 0
+        return g + w * inf(e), h_adm
+
+    def pack() -> bytes:
+        return marshal.dumps(e.key(), 2)
+
+    tree = _Tree(e)
+    tie = itertools.count()  # tie-break so the heap never compares nodes (networkx A* habit)
+    seen: dict[bytes, int] = {}  # canonical key -> node id of the best path found to it
+    dead: set[int] = set()  # nodes superseded by a shorter path to the same state
+    best: list[Move] | None = None
+    if e.is_won():
+        return Status.SOLVED, [], _finish(stats, t0, 0, tree)
+    seen[pack()] = 0
+    f0, _ = evaluate(0)
+    open_list: list[tuple[float, int, int]] = [(f0, next(tie), 0)]
+    status = Status.UNSOLVABLE
+    check_every = 256
+    while open_list:
+        f, _t, node = heapq.heappop(open_list)
+        if node in dead:
+            continue
+        g = tree.g[node]
+        stats["navigation"] += tree.goto(node)
+        if anytime and best is not None and g + adm(e) >= len(best):
+            continue  # cannot beat the incumbent: every remaining card needs a move
+        if optimal_astar and e.is_won():
+            best = tree.path(node)
+            stats["solutions"] += 1
+            status = Status.SOLVED
+            break
+        stats["expansions"] += 1
+        n_exp = stats["expansions"]
+        if n_exp % check_every == 0 or max_nodes is not None:
+            if time.perf_counter() > deadline or (max_nodes is not None and n_exp > max_nodes):
+                status = Status.UNKNOWN
+                break
+            if limits.memory_mb and n_exp % 4096 == 0 and _rss_mb() > limits.memory_mb:
+                status = Status.UNKNOWN
+                stats["memory_out"] = 1
+                break
+        moves = e.legal_moves()
+        if safe is not None:
+            sm = safe.find(e, moves)
+            if sm is not None:
+                moves = [sm]
+                stats["safe_moves"] += 1
+        g1 = g + 1
+        found_goal = False
+        for m in moves:
+            e.apply(m)
+            stats["generated"] += 1
+            k = pack()
+            old = seen.get(k)
+            if old is not None and (greedy or tree.g[old] <= g1):
+                e.undo()
+                continue
+            if not optimal_astar and e.is_won():
+                e.undo()
+                plan = tree.path(node, m)
+                stats["solutions"] += 1
+                if best is None or len(plan) < len(best):
+                    best = plan
+                if anytime:
+                    continue
+                found_goal = True
+                break
+            if anytime and best is not None and g1 + adm(e) >= len(best):
+                e.undo()
+                continue
+            pri, _h = evaluate(g1)
+            e.undo()
+            child = tree.add(node, m)
+            if old is not None:
+                dead.add(old)
+                stats["reopened"] += 1
+            seen[k] = child
+            heapq.heappush(open_list, (pri, next(tie), child))
+        if found_goal:
+            status = Status.SOLVED
+            break
+    else:
+        status = Status.SOLVED if best is not None else Status.UNSOLVABLE
+    if best is not None and status is Status.UNKNOWN:
+        status = Status.SOLVED  # anytime: the incumbent stands when time runs out
+    stats["states"] = len(seen)
+    stats["open"] = len(open_list)
+    return status, best, _finish(stats, t0, len(best) if best is not None else -1, tree)
+
+
+def _finish(stats: dict[str, float], t0: float, length: int, tree: _Tree) -> dict[str, float]:
+    stats["plan_length"] = length
+    stats["nodes"] = stats["expansions"]
+    stats["seconds"] = time.perf_counter() - t0
+    return stats
+
+
+def moves_to_json(instance: Instance, moves: list[Move]) -> tuple[dict[str, Any], ...]:
+    """DESIGN section 5 JSON moves, read off a fresh engine as the plan is replayed from the start."""
+    e = Engine(instance)
+    out = []
+    for m in moves:
+        out.append(e.move_to_json(m))
+        e.apply(m)
+    return tuple(out)
+
+
+class PlanningSolver:
+    """Backend ``planning``: heuristic state-space search (default: greedy, then anytime improvement).
+
+    ``mode="auto"`` runs greedy best-first search for a first plan (or a proof of unsolvability), then
+    spends up to ``improve`` of the remaining time on anytime weighted A* to shorten it.
+    """
+
+    name = "planning"
+
+    def __init__(self, mode: str = "auto", weight: float = 2.0, improve: float = 0.0) -> None:
+        if mode != "auto" and mode not in MODES:
+            raise ValueError(f"unknown search mode {mode!r} (one of auto, {', '.join(MODES)})")
+        self.mode = mode
+        self.weight = weight
+        self.improve = improve
+
+    def supports(self, rules: RuleSet) -> bool:
+        """Every rule-set the engine supports."""
+        return not unsupported(rules)
+
+    def solve(self, instance: Instance, limits: Limits) -> Result:
+        """Search within the limits; moves come back as JSON objects (validated by ``base.solve``)."""
+        mode = "greedy" if self.mode == "auto" else self.mode
+        cfg = SearchConfig(mode, self.weight if mode != "greedy" else 1.0)
+        status, plan, stats = search(instance, limits, cfg)
+        stats["mode"] = MODES.index(mode)
+        if self.mode == "auto" and self.improve > 0 and plan:
+            left = limits.seconds - stats["seconds"]
+            if left > 0.05:
+                sub = Limits(seconds=left * self.improve, nodes=limits.nodes, memory_mb=limits.memory_mb)
+                st2, plan2, stats2 = search(instance, sub, SearchConfig("anytime", self.weight))
+                if plan2 is not None and len(plan2) < len(plan):
+                    plan = plan2
+                    stats["plan_length"] = len(plan)
+                for k in ("expansions", "generated"):
+                    stats[k] += stats2[k]
+                stats["seconds"] += stats2["seconds"]
+        if status is Status.SOLVED and plan is not None:
+            return Result(Status.SOLVED, moves_to_json(instance, plan), stats, self.name)
+        msg = "" if status is not Status.UNKNOWN else "limit reached"
+        return Result(status, None, stats, self.name, msg)
