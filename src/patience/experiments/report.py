@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..deals import DealError, deal
 from ..rules import RuleError, load_game
 from .runner import summarize
 from .store import Row
@@ -41,24 +42,29 @@ def label(key: GroupKey) -> str:
     return f"{game}{extra} · {backend} {limit_s:g}s · {generator}"
 
 
-def _deck_size(game: str, rules: str) -> int | None:
+def _removable(row: Row) -> int | None:
+    """Cards a win moves to the foundations: those not already there in the deal of ``row``."""
     try:
-        d = load_game(game, json.loads(rules) or None).rules.deck
-    except RuleError:
+        inst = deal(row.game, row.seed, row.generator, json.loads(row.rules) or None)
+    except (DealError, RuleError):
         return None
-    return d.suits * d.ranks * d.decks
+    lay = inst.layout
+    grid = sum(c is not None for r in lay.grid for c in r)
+    cells = sum(c is not None for c in lay.cells)
+    return sum(map(len, lay.tableau)) + cells + len(lay.reserve) + len(lay.stock) + len(lay.waste) + grid
 
 
 def cards_removed(rows: list[Row]) -> list[int]:
-    """Cards removed per deal: the stat when present; a solved deal without it counts the whole deck."""
+    """Cards removed per deal: the stat when present; a solved deal without it counts every card it had
+    to move (all 51 in Black Hole)."""
     out = []
-    sizes: dict[tuple[str, str], int | None] = {}
+    sizes: dict[tuple[str, str, str], int | None] = {}
     for r in rows:
         v = next((r.stats[k] for k in CARDS_STATS if k in r.stats), None)
         if v is None and r.status == "solved":
-            key = (r.game, r.rules)
-            if key not in sizes:
-                sizes[key] = _deck_size(r.game, r.rules)
+            key = (r.game, r.rules, r.generator)
+            if key not in sizes:  # the same for every deal of a game and its rules
+                sizes[key] = _removable(r)
             v = sizes[key]
         if v is not None:
             out.append(int(v))
