@@ -28,7 +28,7 @@ GOLDEN = [
     ("freecell", 42, None, "997327409d1e144f778c6b4329815bfec7b2dec4f1325f66bc4837397ab1c3ee"),
     ("klondike", 7, None, "d46ea4def013e54731274096429b7680c878730f8e00a44cb03c333825818ded"),
     ("gaps-basic-variant", 3, None, "f8a13a27b4c327da264f695749c7886f2d3a3cd9a53698fd24ea3c0dc7ef2376"),
-    ("canfield", 5, None, "32842ef0ba9269c8d7bf495faac92af5c1fab5d1e5ee4cd87a77054e2ae99581"),
+    ("canfield", 5, None, "91384041d1becfcf08e80f56e83679bf92c3c98cd773567118b72dedd6802934"),
     ("binary-star", 1, None, "c4f2fe6044483b901c119fbdf218681c7feb3761905799e4720365bb6ba6b547"),
     (
         "freecell", 1, {"suits": 6, "ranks": 20},

@@ -15,7 +15,8 @@ Generators (``GENERATORS``):
 
    a. the hole start cards (``foundations.start``) are taken out of the sequence (first copy of each);
    b. ``foundations.initial == "aces"``: every ace is taken out onto the foundations, foundation
-      ``deck * suits + suit`` (suit order C D H S); ``"one"``: the first card goes to foundation 0;
+      ``deck * suits + suit`` (suit order C D H S); ``"one"`` (a dealt base, Canfield): the first card
+      goes to the foundation of its suit;
    c. ``foundations.start_dealt``: the next card goes onto each hole, hole 0 first;
    d. ``cells.prefilled``: the next cards go to cells 0..k-1 (the other cells stay empty);
    e. ``reserve.size`` cards, then ``stock.size`` cards, each listed bottom to top in dealing order
@@ -156,7 +157,8 @@ def layout_from_order(rules: RuleSet, cards: list[Card]) -> Layout:
             for s in range(d.suits):
                 foundations[k * d.suits + s].append(_take(seq, Card(1, s), "foundations"))
     elif f.initial == "one" and f.kind != "hole":
-        foundations[0].append(seq.pop(0))
+        base = seq.pop(0)
+        foundations[base.suit].append(base)
     if f.kind == "hole" and f.start_dealt:
         for pile in foundations:
             pile.append(seq.pop(0))
@@ -209,7 +211,8 @@ def _solvitaire_layout(rules: RuleSet, seed: int) -> Layout:
             for s in range(4):
                 foundations[k * 4 + s].append(_take(deck, Card(1, s), "foundations"))
     elif f.initial == "one":
-        foundations[0].append(deck.pop(0))  # a random base: Solvitaire takes the front card
+        base = deck.pop(0)  # a random base: Solvitaire takes the front card
+        foundations[base.suit].append(base)
     seq = deck[::-1]  # Solvitaire deals from the back of the deck
     cells: list[Card | None] = [None] * rules.cells.count
     for i in range(rules.cells.prefilled):

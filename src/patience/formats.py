@@ -78,12 +78,9 @@ def _card(deck: Deck, tok: str, where: str) -> Card:
 def _suit_foundation(deck: Deck, tok: str, where: str) -> list[Card]:
     """``H-5`` / ``S-0`` / ``C-A``: the cards of a suit foundation built up to that rank."""
     suit_text, _, rank_text = tok.partition("-")
-    if rank_text in ("0", ""):
-        top = 0
-    else:
-        top = _card(deck, rank_text + suit_text, where).rank
     if len(suit_text) != 1 or suit_text.upper() not in "CDHS":
         raise InstanceError(f"{where}: bad foundation {tok!r}, expected e.g. H-5 or S-0")
+    top = 0 if rank_text in ("0", "") else _card(deck, rank_text + suit_text, where).rank
     suit = "CDHS".index(suit_text.upper())
     return [Card(r, suit) for r in range(1, top + 1)]
 
