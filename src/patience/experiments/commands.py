@@ -102,7 +102,7 @@ def _progress(label: str, quiet: bool):
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         RateColumn(),
         TimeElapsedColumn(),
