@@ -288,6 +288,35 @@ def solve_cmd(
 
 
 # Experiment commands live in patience.experiments.commands (they use the helpers above).
+@main.command(name="pddl")
+@click.argument("target")
+@click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Folder.")
+@click.option(
+    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
+)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("--name", default="patience", show_default=True, help="PDDL domain name.")
+@_guard
+def pddl_cmd(target: str, outdir: str, generator: str, sets: tuple[str, ...], name: str) -> None:
+    """Write domain.pddl and problem.pddl for TARGET (FreeCell family, Klondike) into a folder."""
+    from .pddl import PddlError, export
+
+    inst = _instance_arg(target, generator, _parse_sets(sets))
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
+        raise UsageError(f"--name {name!r}: a PDDL name starts with a letter (letters, digits, - and _)")
+    try:
+        task = export(inst, name)
+    except PddlError as err:
+        raise UsageError(str(err)) from None
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{outdir}: not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / "domain.pddl", task.domain)
+    atomic_write(out / "problem.pddl", task.problem)
+    click.echo(f"wrote {out / 'domain.pddl'} and {out / 'problem.pddl'} ({inst.game})", err=True)
+
+
 from .experiments.commands import compare, estimate, report  # noqa: E402
 
 for _cmd in (estimate, compare, report):

@@ -92,6 +92,7 @@ class Solver(Protocol):
 # Backends are registered here as they land; order is the preference order of "auto".
 BACKENDS: dict[str, tuple[str, str]] = {
     "planning": ("patience.solvers.planning", "PlanningSolver"),
+    "planner": ("patience.solvers.planner", "ExternalPlanner"),  # optional extra [planners]
 }
 
 

@@ -1,0 +1,92 @@
+"""Backend ``planner``: an external planner run through the ``unified-planning`` package.
+
+Optional: install the extra (``pip install .[planners]``: unified-planning with up-fast-downward and
+up-pyperplan). Without it :meth:`ExternalPlanner.supports` is false and nothing else in patience needs
+it. The deal is exported with :mod:`patience.pddl`, read back with unified-planning's PDDL reader, solved
+by the first available engine (Fast Downward, then pyperplan), and the plan is mapped back to engine
+moves (:func:`patience.pddl.plan_to_moves`) that :func:`patience.solvers.base.solve` validates.
+
+Verdicts: a plan is SOLVED. The PDDL domain leaves out nothing the engine allows for the supported
+rule-sets, but a planner's "no plan" is reported UNSOLVABLE only when the engine says the result is
+proven (``UNSOLVABLE_PROVEN``); otherwise UNKNOWN, as is a timeout.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+from ..instance import Instance
+from ..pddl import PddlError, export, plan_to_moves, unsupported_reason
+from ..rules import RuleSet
+from .base import Limits, Result, Status
+from .planning import moves_to_json
+
+__all__ = ["ExternalPlanner", "available_engines"]
+
+# unified-planning engine names, in preference order, with the module that provides each.
+ENGINES = {"fast-downward": "up_fast_downward", "pyperplan": "up_pyperplan"}
+
+
+def available_engines() -> list[str]:
+    """The planners of :data:`ENGINES` whose packages are installed (empty without the extra)."""
+    if importlib.util.find_spec("unified_planning") is None:
+        return []
+    return [name for name, mod in ENGINES.items() if importlib.util.find_spec(mod) is not None]
+
+
+class ExternalPlanner:
+    """Runs a classical planner on the PDDL export of a deal."""
+
+    name = "planner"
+
+    def __init__(self, engine: str | None = None) -> None:
+        self.engine = engine
+
+    def supports(self, rules: RuleSet) -> bool:
+        """PDDL-exportable rules and an installed planner."""
+        return unsupported_reason(rules) is None and bool(available_engines())
+
+    def solve(self, instance: Instance, limits: Limits) -> Result:
+        """Export, plan, map back; SOLVED plans are validated by ``base.solve``."""
+        t0 = time.perf_counter()
+        engines = available_engines()
+        engine = self.engine or (engines[0] if engines else None)
+        if engine is None:
+            return Result(Status.UNSUPPORTED, backend=self.name, message="install the planners extra")
+        try:
+            task = export(instance)
+        except PddlError as err:
+            return Result(Status.UNSUPPORTED, backend=self.name, message=str(err))
+        from unified_planning.engines import PlanGenerationResultStatus as PS
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import OneshotPlanner, get_environment
+
+        get_environment().credits_stream = None
+        with tempfile.TemporaryDirectory(prefix="patience-pddl-") as tmp:
+            dom, prob = Path(tmp, "domain.pddl"), Path(tmp, "problem.pddl")
+            dom.write_text(task.domain)
+            prob.write_text(task.problem)
+            problem = PDDLReader().parse_problem(str(dom), str(prob))
+            t_read = time.perf_counter() - t0
+            left = max(limits.seconds - (time.perf_counter() - t0), 0.1)
+            with OneshotPlanner(name=engine) as planner, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pyperplan warns that it ignores the timeout
+                res = planner.solve(problem, timeout=left)
+        stats = {"read_seconds": t_read, "planner_seconds": time.perf_counter() - t0 - t_read}
+        if res.status in (PS.SOLVED_SATISFICING, PS.SOLVED_OPTIMALLY) and res.plan is not None:
+            actions = [(a.action.name, [str(p) for p in a.actual_parameters]) for a in res.plan.actions]
+            try:
+                moves = plan_to_moves(instance, actions)
+            except PddlError as err:
+                return Result(Status.ERROR, None, stats, self.name, f"{engine}: {err}")
+            stats["plan_length"] = len(moves)
+            stats["seconds"] = time.perf_counter() - t0
+            return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name, engine)
+        stats["seconds"] = time.perf_counter() - t0
+        if res.status == PS.UNSOLVABLE_PROVEN:
+            return Result(Status.UNSOLVABLE, None, stats, self.name, f"{engine}: proven")
+        return Result(Status.UNKNOWN, None, stats, self.name, f"{engine}: {res.status.name.lower()}")
