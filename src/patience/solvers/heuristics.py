@@ -15,7 +15,8 @@ Each heuristic is a pair of functions of an :class:`~patience.engine.Engine` in 
 :func:`safe_foundation_move` is the dominance that all search modes use: a card whose possible
 "builders" (cards that could be placed on it) are all home already, or are aces, loses nothing by going
 home at once (Klaver 2022 section 4, Donkersteeg 2010 section 4.5 "safe heuristics"). It is switched on
-only where that argument holds (see :func:`safe_moves_sound`).
+only where that argument holds (see :func:`safe_moves_sound`). Dealing the stock onto an empty waste is
+safe in every game with a waste (Wolter 2014, Thirty Six: "deal card to an empty waste (safe move)").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import CELL, EMPTY, FOUNDATION, TABLEAU, Engine, Move
+from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, Engine, Move
 
 __all__ = ["Heuristic", "pick_heuristic", "safe_foundation_move", "safe_moves_sound", "SafeMoves"]
 
@@ -168,6 +169,9 @@ class SafeMoves:
 
     def __init__(self, e: Engine) -> None:
         self.on = safe_moves_sound(e)
+        # Dealing onto an empty waste: only a deal ever touches stock and waste, and a won game deals
+        # every stock card, so a winning plan's first deal can be moved to the front (Wolter 2014).
+        self.deal_first = e.stock_to == "waste"
         n = e.deck.n_codes
         # builders[c]: codes of the cards that could be placed on card c in the tableau.
         self.builders: list[tuple[int, ...]] = [() for _ in range(n)]
@@ -179,7 +183,12 @@ class SafeMoves:
             self.builders = [tuple(b) for b in acc]
 
     def find(self, e: Engine, moves: list[Move]) -> Move | None:
-        """A foundation move of a tableau/cell card all of whose builders are home or aces."""
+        """A deal onto an empty waste, or a foundation move of a tableau/cell card all of whose builders
+        are home or aces."""
+        if self.deal_first and not e.waste and e.stock:
+            for m in moves:
+                if m[0] == STOCK:
+                    return m
         if not self.on:
             return None
         home: list[int] | None = None
