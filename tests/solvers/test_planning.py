@@ -149,6 +149,7 @@ def test_registry_and_support() -> None:
     assert prefers(deal("freecell", 1, "ms").rules)
     assert prefers(deal("klondike-thoughtful", 1).rules)
     assert not prefers(deal("black-hole", 1).rules)
+    assert solver.prefers(deal("bakers-game", 1).rules) and not solver.prefers(deal("gaps", 1).rules)
     with pytest.raises(ValueError):
         SearchConfig("dijkstra")
     with pytest.raises(ValueError):

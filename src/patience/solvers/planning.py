@@ -288,6 +288,10 @@ class PlanningSolver:
         """Every rule-set the engine supports."""
         return not unsupported(rules)
 
+    def prefers(self, rules: RuleSet) -> bool:
+        """Should ``auto`` pick this backend? Rearrangement games (tableau building), not Gaps/holes."""
+        return prefers(rules)
+
     def solve(self, instance: Instance, limits: Limits) -> Result:
         """Search within the limits; moves come back as JSON objects (validated by ``base.solve``)."""
         mode = "greedy" if self.mode == "auto" else self.mode
