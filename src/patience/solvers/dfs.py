@@ -1,0 +1,263 @@
+"""Classic depth-first search backend ("dfs") for every rule-set the engine supports.
+
+The reference backend that the CP and planning backends are cross-checked against: soundness first.
+It follows Blake & Gent's Solvitaire (search, transposition table, dominances, streamliners) with
+Wolter's per-game pruning, every technique selected by rule-set features, never by a game's name.
+
+* **Search**: iterative (an explicit stack of move lists, no recursion: deep games exceed Python's
+  recursion limit) over :class:`patience.engine.Engine` with exact apply/undo.
+* **Transposition table** (:mod:`.dfs_table`) on :meth:`Engine.key` (piles and cells sorted, suits
+  dropped when the rules ignore them): dead states, bounded by the memory limit, least recently used
+  first out; states on the current path live in a separate set and are never evicted. If the path
+  alone fills the memory budget the answer is UNKNOWN with message "memory out".
+* **Dominances** (:mod:`.dfs_prune`, proofs in docstrings): safe foundation moves, dealing onto an
+  empty waste, and Blake & Gent's partial-pile-move restriction (Theorem 1, under its conditions).
+* **Streamliners** run first with ``streamline_share`` (10%) of the time and node budget: always play
+  to a foundation, suits reduced to colours in the key for red-black building, and Wolter's Thirty
+  Six rule for rank-only building. A streamlined win is a win (the validator replays it); a
+  streamlined failure proves nothing, and the complete search follows.
+* **Hole games** (hole foundations, no building, no cells/reserve/stock): a specialised search over
+  integer arrays (:mod:`.dfs_hole`) with Wolter's last-card and one-card-pile rules, rank
+  reachability and a walk-degree test, each proven in its docstring.
+
+Statuses: SOLVED (moves validated by :func:`patience.solvers.base.solve`), UNSOLVABLE (the complete
+search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
+(estimated size of the table and path), ``table_hits``, ``best_foundation`` (most cards on the
+foundations seen) and, when a complete search proves a loss with pruning that keeps it exact,
+``max_cards_removed``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from ..engine import Engine, Move, unsupported
+from ..instance import Instance
+from ..rules import RuleSet
+from .base import Limits, Result, Status
+from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
+from .dfs_prune import Features, Pruner, features
+from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
+
+__all__ = ["DfsSolver", "search"]
+
+DEFAULT_MEMORY_MB = 1024
+_MB = 1 << 20
+
+
+@dataclass
+class Outcome:
+    """What one search phase found."""
+
+    won: bool = False
+    complete: bool = False
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    best: int = 0
+    hits: int = 0
+    peak_entries: int = 0
+    entry_bytes: float = 0.0
+    stop: str = ""  # "time", "nodes" or "memory"
+    exact_max: bool = True  # no pruning fired that may hide a better partial result
+
+
+def search(
+    engine: Engine,
+    feats: Features,
+    streamline: bool,
+    deadline: float,
+    max_nodes: int | None,
+    memory_mb: float,
+) -> Outcome:
+    """Depth-first search from the engine's state (left unchanged on return).
+
+    ``streamline`` adds the unproven streamliners; without it only proven dominances cut.
+    """
+    pr = Pruner(engine, feats)
+    keyf: Callable[[], Hashable] = pr.colour_key if streamline and feats.colour_streamliner else engine.key
+    stay = streamline and feats.same_suit_stay
+    partial = feats.partial_restriction
+    out = Outcome(best=engine.foundation_cards(), exact_max=not partial)
+    if engine.is_won():
+        out.won = out.complete = True
+        return out
+    root = keyf()
+    entry_bytes = deep_size(root) + _ENTRY_OVERHEAD
+    out.entry_bytes = entry_bytes
+    budget = max(int(memory_mb * _MB / entry_bytes), 32)
+    table = DeadTable(budget)
+    score = pr.score
+
+    def children() -> list[Move]:
+        moves = engine.legal_moves()
+        if not moves:
+            return moves
+        if streamline:
+            for m in moves:
+                if m[2] == 1:  # FOUNDATION: always play home first
+                    return [m]
+        elif feats.safe_home:
+            m = pr.safe_home(moves)
+            if m is not None:
+                return [m]
+        m = pr.safe_deal(moves)
+        if m is not None:
+            return [m]
+        if partial:
+            moves = [m for m in moves if pr.partial_ok(m)]
+        if stay:
+            moves = [m for m in moves if not pr.stays_home_suit(m)]
+        moves.sort(key=score, reverse=True)  # best last: the search pops from the end
+        return moves
+
+    path_keys = {root}
+    key_stack = [root]
+    stack = [children()]
+    path: list[Move] = []
+    nodes = 0
+    best = out.best
+    node_cap = max_nodes if max_nodes is not None else -1
+    check_every = 256
+    next_check = min(check_every, node_cap) if node_cap >= 0 else check_every
+    while stack:
+        ms = stack[-1]
+        if not ms:
+            stack.pop()
+            k = key_stack.pop()
+            path_keys.discard(k)
+            table.add(k)
+            if path:
+                path.pop()
+                engine.undo()
+            continue
+        m = ms.pop()
+        engine.apply(m)
+        nodes += 1
+        fc = engine.foundation_cards()
+        if fc > best:
+            best = fc
+        if engine.is_won():
+            path.append(m)
+            out.won = True
+            break
+        k = keyf()
+        if k in path_keys or table.hit(k):
+            engine.undo()
+        else:
+            path.append(m)
+            path_keys.add(k)
+            key_stack.append(k)
+            if len(path_keys) >= budget:
+                out.stop = "memory"
+                break
+            table.capacity = max(budget - len(path_keys), 16)
+            stack.append(children())
+        if nodes >= next_check:
+            next_check = nodes + check_every
+            if node_cap >= 0:
+                next_check = min(next_check, node_cap)
+                if nodes >= node_cap:
+                    out.stop = "nodes"
+                    break
+            if time.perf_counter() >= deadline:
+                out.stop = "time"
+                break
+    out.nodes = nodes
+    out.best = best
+    out.hits = table.hits
+    out.peak_entries = table.peak + len(path_keys)
+    if out.won:
+        out.moves = list(path)
+    elif not out.stop:
+        out.complete = True
+    for _ in path:
+        engine.undo()
+    return out
+
+
+class DfsSolver:
+    """The ``dfs`` backend: streamlined search first, then complete search (see module docstring)."""
+
+    name = "dfs"
+
+    def __init__(self, streamline_share: float = 0.1, reach: bool = True) -> None:
+        self.streamline_share = streamline_share
+        self.reach = reach
+
+    def supports(self, rules: RuleSet) -> bool:
+        """Every rule-set the engine implements."""
+        return not unsupported(rules)
+
+    def solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide one deal within the limits."""
+        t0 = time.perf_counter()
+        deadline = t0 + limits.seconds
+        memory_mb = float(limits.memory_mb or DEFAULT_MEMORY_MB)
+        engine = Engine(instance)
+        stats: dict[str, float] = {}
+        if engine.hole_only:
+            capacity = max(int(memory_mb * _MB / HOLE_ENTRY_BYTES), 32)
+            ho = hole_search(engine, deadline, limits.nodes, capacity, reach=self.reach)
+            table = ho.table
+            assert table is not None
+            stats.update(
+                nodes=ho.nodes,
+                table_hits=table.hits,
+                peak_mb=table.peak * HOLE_ENTRY_BYTES / _MB,
+                best_foundation=ho.best,
+                reach_cuts=ho.reach_cuts,
+            )
+            won, complete, moves, stop = ho.won, ho.complete, ho.moves, ho.stop
+            exact_max = ho.reach_cuts == 0
+        else:
+            feats = features(instance.rules)
+            outs: list[Outcome] = []
+            won = complete = False
+            moves: list[Move] = []
+            stop = ""
+            exact_max = True
+            share = self.streamline_share
+            streamlined = share > 0 and not engine.rows  # Gaps has no foundation to play to
+            if streamlined:
+                s_nodes = None if limits.nodes is None else max(int(limits.nodes * share), 1)
+                o = search(engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb)
+                outs.append(o)
+                won, moves = o.won, o.moves
+            if not won:
+                used = sum(o.nodes for o in outs)
+                left = None if limits.nodes is None else max(limits.nodes - used, 0)
+                if left == 0:
+                    stop = "nodes"
+                else:
+                    o = search(engine, feats, False, deadline, left, memory_mb)
+                    outs.append(o)
+                    won, complete, moves, stop = o.won, o.complete, o.moves, o.stop
+                    exact_max = o.exact_max
+            stats.update(
+                nodes=sum(o.nodes for o in outs),
+                table_hits=sum(o.hits for o in outs),
+                peak_mb=max((o.peak_entries * o.entry_bytes / _MB for o in outs), default=0.0),
+                best_foundation=max((o.best for o in outs), default=engine.foundation_cards()),
+                streamlined_nodes=outs[0].nodes if streamlined else 0,
+            )
+        stats["seconds"] = time.perf_counter() - t0
+        if won:
+            return Result(Status.SOLVED, _to_json(instance, moves), stats, self.name)
+        if complete:
+            if exact_max:
+                stats["max_cards_removed"] = stats["best_foundation"]
+            return Result(Status.UNSOLVABLE, None, stats, self.name)
+        message = {"memory": "memory out", "nodes": "node limit", "time": "time limit"}.get(stop, stop)
+        return Result(Status.UNKNOWN, None, stats, self.name, message)
+
+
+def _to_json(instance: Instance, moves: list[Move]) -> tuple[dict, ...]:
+    """Moves as DESIGN section 5 JSON objects, read on a fresh engine as they are replayed."""
+    e = Engine(instance)
+    out = []
+    for m in moves:
+        out.append(e.move_to_json(m))
+        e.apply(m)
+    return tuple(out)

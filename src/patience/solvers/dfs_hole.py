@@ -1,0 +1,519 @@
+"""Specialised DFS for hole games (Black Hole, All in a Row, Binary Star): plain integer arrays, no Engine.
+
+Selected by rule features, never by name: :attr:`patience.engine.Engine.hole_only` (hole foundations,
+no tableau building, no cells, reserve, stock or waste). The only move is a tableau top card to a hole
+whose top card is one rank away, so a state is the height of every pile plus the top rank of every hole
+(suits never matter), packed into one Python int that each move updates in O(1). Every move removes a
+card, so the state graph is acyclic: no state can reach itself and the path needs no protection.
+
+Pruning (Wolter 2014, section 4; all three are proven below and cut in complete search):
+
+* :func:`_last_card_rule` and the one-card-pile rule (see :func:`hole_search`).
+* :func:`rank_reach_ok`: the rank-reachability test (Shlomi Fish, Wolter 2014).
+
+The last-card and one-card-pile rules are *state dominances*: a pruned move leads to a state from
+which every play can be copied from a kept sibling, so they keep both the verdict and the most cards
+that can be removed. Rank reachability only keeps the verdict: it cuts states that cannot be won but
+may still allow more cards to be removed, so ``max_cards_removed`` is exact only when it never fired.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..engine import FOUNDATION, TABLEAU, Engine, Move
+from .dfs_table import DeadTable
+
+__all__ = ["HoleOutcome", "hole_search", "rank_reach_ok"]
+
+# Estimated bytes per dead state: a small int key (32) plus a dict entry (~50).
+HOLE_ENTRY_BYTES = 82
+
+
+@dataclass
+class HoleOutcome:
+    """What one hole search found: ``won`` with moves, ``complete`` when the search space ran out."""
+
+    won: bool = False
+    complete: bool = False
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    best: int = 0  # most cards on the holes reached (counting the starting cards)
+    reach_cuts: int = 0
+    table: DeadTable | None = None
+    stop: str = ""  # "time", "nodes" or "memory" when a limit ended the search
+
+
+def rank_reach_ok(count: list[int], tops: list[int], adj: list[tuple[int, ...]]) -> bool:
+    """Can every remaining rank still be reached? False proves the state lost (rank reachability).
+
+    Soundness: the cards played on one hole form a walk over ranks, each step to an adjacent rank
+    (``adj``), and every rank the walk steps on must still have a card on the tableau at that moment.
+    Counts only fall, so from now on a walk from hole top ``t`` can only pass through ranks with
+    ``count > 0`` now. If some rank with cards left is not connected to any hole top through such
+    ranks, no sequence of plays removes its cards, and the deal is lost from this state. ``adj`` must
+    be symmetric and describe every legal step (the caller turns the test off when a King blocks).
+    """
+    seen = [False] * len(count)
+    todo = []
+    for t in tops:
+        if t and not seen[t]:
+            seen[t] = True
+            todo.append(t)
+    while todo:
+        r = todo.pop()
+        for s in adj[r]:
+            if not seen[s] and count[s]:
+                seen[s] = True
+                todo.append(s)
+    for r in range(1, len(count)):
+        if count[r] and not seen[r]:
+            return False
+    return True
+
+
+def degree_ok(count: list[int], t: int, R: int, wrap: bool, ends: set[int] | None = None) -> bool:
+    """Can the remaining cards still form one walk over ranks from hole top ``t``? False proves a loss.
+
+    Soundness: the plays on a single hole visit ranks ``t = v0, v1, ..., vn``, each step between
+    adjacent ranks. Let ``e[k]`` count the steps over the edge between ranks ``k`` and ``k + 1``
+    (edge ``R`` joins ``R`` and ``1`` when ranks wrap). A walk enters and leaves every visit except
+    at its two ends, so for each rank ``r``: ``e[r - 1] + e[r] = 2 * count[r] + [r == t] - [r == end]``,
+    where the end is the rank of the last card played: some rank with cards left, and (``ends``) the
+    rank of the bottom card of some non-empty pile, since the last card is alone when played. This linear
+    system has at most one solution on a line or an odd cycle (a one-parameter family on an even
+    cycle); if for every possible end it has no solution in non-negative integers, no order of plays
+    removes the remaining cards. Tableau order is ignored, so this is only a necessary condition.
+    """
+    n = 0
+    for r in range(1, R + 1):
+        n += count[r]
+    if not n:
+        return True
+    base = [0] * (R + 1)
+    for r in range(1, R + 1):
+        base[r] = 2 * count[r]
+    base[t] += 1
+    for x in range(1, R + 1):
+        if not count[x] or (ends is not None and x not in ends):
+            continue
+        base[x] -= 1
+        ok = _walk_edges_ok(base, R, wrap)
+        base[x] += 1
+        if ok:
+            return True
+    return False
+
+
+def _walk_edges_ok(deg: list[int], R: int, wrap: bool) -> bool:
+    """Is ``e[k - 1] + e[k] = deg[k]`` solvable in non-negative integers (see :func:`degree_ok`)?"""
+    if not wrap:
+        e = 0  # edge below rank 1 does not exist
+        for k in range(1, R):
+            e = deg[k] - e
+            if e < 0:
+                return False
+        return deg[R] == e
+    # e[R] = X (the wrap edge); e[k] = a[k] + sign[k] * X with sign (-1)^k.
+    a = 0
+    lo, hi = 0, None  # bounds on X
+    for k in range(1, R):
+        a = deg[k] - a
+        if k % 2:  # e[k] = a - X >= 0
+            hi = a if hi is None or a < hi else hi
+        elif -a > lo:  # e[k] = a + X >= 0
+            lo = -a
+    a = deg[R] - a  # e[R] = a + (-1)^R X must equal X
+    if R % 2:  # a - X = X
+        if a % 2:
+            return False
+        x = a // 2
+        return lo <= x and (hi is None or x <= hi)
+    return a == 0 and (hi is None or lo <= hi)
+
+
+def hole_search(
+    engine: Engine,
+    deadline: float,
+    max_nodes: int | None,
+    capacity: int,
+    reach: bool = True,
+    table: DeadTable | None = None,
+) -> HoleOutcome:
+    """Depth-first search of a hole game from the engine's current state.
+
+    Moves are tried from taller piles first (Wolter's heuristic). Two dominances shrink each node's
+    move list; both are sound for winning and for the most cards removed:
+
+    * **Last-card rule** (Wolter rule 1): never play the last card ``x`` of a pile while a card ``y``
+      of the same rank tops a pile of two or more cards. Proof: take any play sequence that plays
+      ``x`` now and ``y`` at a later step (``y`` stays on top of its pile until played, since nothing
+      is ever put on the tableau). Swap the two cards. The rank sequence on each hole is unchanged,
+      ``y`` now leaves its pile earlier (only uncovering cards sooner), and ``x`` has nothing below
+      it and nothing can be put on it, so playing it later is legal. If the sequence never plays
+      ``y``, play ``y`` instead of ``x`` and continue identically. So the state after ``y`` dominates.
+    * **One-card piles** (Wolter rule 2): of several one-card piles whose cards have the same rank,
+      only the first is tried: the states after either play are equal up to suits and pile order,
+      which no rule of these games looks at.
+    * Holes with equal top ranks are interchangeable: only the first of them is tried.
+
+    With ``reach`` on, :func:`rank_reach_ok` cuts lost states when a rank runs out (or a hole leaves
+    a rank that has run out), the only times connectivity can change.
+    """
+    R = engine.R
+    rank = engine.rank
+    piles = [[rank[c] for c in p] for p in engine.piles]
+    P = len(piles)
+    F = len(engine.found)
+    h = [len(p) for p in piles]
+    tops = [rank[f[-1]] if f else 0 for f in engine.found]
+    total = engine.n_cards
+    on_holes = engine.foundation_cards()
+    adj = [()] + [tuple(sorted(engine.hole_ok[t])) for t in range(1, R + 1)]
+    reach = reach and not engine.king_blocks
+    single = F == 1 and R >= 3
+    wrap = engine.fwrap
+    count = [0] * (R + 1)
+    for p in piles:
+        for r in p:
+            count[r] += 1
+    # Packed state: pile heights then hole tops, each in a fixed-width bit field.
+    hb = max(max(h, default=0).bit_length(), 1)
+    tb = R.bit_length()
+    hshift = [hb * i for i in range(P)]
+    tshift = [hb * P + tb * j for j in range(F)]
+    key = sum(h[i] << hshift[i] for i in range(P)) + sum(tops[j] << tshift[j] for j in range(F))
+    if table is None:
+        table = DeadTable(capacity, refresh=False)
+    out = HoleOutcome(best=on_holes, table=table)
+    if on_holes == total:
+        out.won = True
+        out.complete = True
+        return out
+    # mask[r]: bit i set when pile i is topped by rank r; tall: bit i set when pile i holds 2+ cards.
+    mask = [0] * (R + 1)
+    tall = 0
+    for i in range(P):
+        if h[i]:
+            mask[piles[i][h[i] - 1]] |= 1 << i
+        if h[i] > 1:
+            tall |= 1 << i
+    all_ranks = tuple(range(1, R + 1))
+    nexts = [all_ranks] + [adj[t] for t in range(1, R + 1)]
+    node_cap = max_nodes if max_nodes is not None else -1
+    if F == 1:
+        return _single_hole(
+            out,
+            piles,
+            h,
+            tops[0],
+            count,
+            mask,
+            tall,
+            nexts,
+            adj,
+            key,
+            hshift,
+            tshift[0],
+            deadline,
+            node_cap,
+            reach,
+            single,
+            wrap,
+            R,
+            total,
+            on_holes,
+        )
+
+    def gen() -> list[int]:
+        """Moves ``i * F + j`` from this state, best last (the search pops from the end)."""
+        out_moves: list[int] = []
+        for j in range(F):
+            t = tops[j]
+            if t in tops[:j]:
+                continue  # an equal (or equally empty) hole was offered already
+            cand: list[tuple[int, int]] = []
+            for r in nexts[t]:
+                m = mask[r]
+                if not m:
+                    continue
+                mt = m & tall
+                if mt:
+                    while mt:
+                        b = mt & -mt
+                        i = b.bit_length() - 1
+                        cand.append((h[i], i))
+                        mt ^= b
+                else:
+                    cand.append((1, (m & -m).bit_length() - 1))
+            if len(cand) > 1:
+                cand.sort()
+            out_moves.extend(i * F + j for _hh, i in cand)
+        return out_moves
+
+    stack: list[list[int]] = [gen()]
+    path: list[int] = []  # moves played, i * F + j
+    olds: list[int] = []  # hole top before each move
+    table_data = table.data
+    cap = table.capacity
+    nodes = 0
+    best = on_holes
+    removed = on_holes
+    reach_cuts = 0
+    check_every = 2048
+    next_check = min(check_every, node_cap) if node_cap >= 0 else check_every
+    while stack:
+        ms = stack[-1]
+        if not ms:
+            stack.pop()
+            if not path:
+                break
+            mv = path.pop()
+            i, j = divmod(mv, F)
+            r = tops[j]
+            old = olds.pop()
+            tops[j] = old
+            hi = h[i]
+            bit = 1 << i
+            if hi:
+                mask[piles[i][hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            h[i] = hi + 1
+            count[r] += 1
+            removed -= 1
+            key += (1 << hshift[i]) + ((old - r) << tshift[j])
+            continue
+        mv = ms.pop()
+        i, j = divmod(mv, F)
+        hi = h[i] - 1
+        pi = piles[i]
+        r = pi[hi]
+        old = tops[j]
+        h[i] = hi
+        tops[j] = r
+        bit = 1 << i
+        mask[r] ^= bit
+        if hi:
+            mask[pi[hi - 1]] |= bit
+            if hi == 1:
+                tall ^= bit
+        count[r] -= 1
+        removed += 1
+        key += ((r - old) << tshift[j]) - (1 << hshift[i])
+        path.append(mv)
+        olds.append(old)
+        nodes += 1
+        if removed > best:
+            best = removed
+            if removed == total:
+                out.won = True
+                break
+        dead = key in table_data
+        if dead:
+            table.hits += 1
+        elif reach and 0 not in tops:
+            # Several holes: rank reachability only (the degree test is for one walk).
+            if (not count[r] or (old and not count[old])) and not rank_reach_ok(count, tops, adj):
+                reach_cuts += 1
+                dead = True
+        if dead:
+            # Undo at once instead of pushing an empty frame.
+            path.pop()
+            olds.pop()
+            tops[j] = old
+            h[i] = hi + 1
+            if hi:
+                mask[pi[hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            count[r] += 1
+            removed -= 1
+            key += (1 << hshift[i]) + ((old - r) << tshift[j])
+        else:
+            if len(table_data) >= cap:
+                table.add(key)  # evicts a batch
+                table_data = table.data
+            else:
+                table_data[key] = None
+            stack.append(gen())
+        if nodes >= next_check:
+            next_check = nodes + check_every
+            if node_cap >= 0:
+                next_check = min(next_check, node_cap)
+            if node_cap >= 0 and nodes >= node_cap:
+                out.stop = "nodes"
+                break
+            if time.perf_counter() >= deadline:
+                out.stop = "time"
+                break
+    out.nodes = nodes
+    out.best = best
+    out.reach_cuts = reach_cuts
+    table.peak = max(table.peak, len(table.data))
+    if out.won:
+        out.moves = [(TABLEAU, mv // F, FOUNDATION, mv % F, 1) for mv in path]
+    elif not out.stop:
+        out.complete = True
+    return out
+
+
+def _single_hole(
+    out: HoleOutcome,
+    piles: list[list[int]],
+    h: list[int],
+    t: int,
+    count: list[int],
+    mask: list[int],
+    tall: int,
+    nexts: list[tuple[int, ...]],
+    adj: list[tuple[int, ...]],
+    key: int,
+    hshift: list[int],
+    tsh: int,
+    deadline: float,
+    node_cap: int,
+    reach: bool,
+    degree: bool,
+    wrap: bool,
+    R: int,
+    total: int,
+    removed: int,
+) -> HoleOutcome:
+    """The loop of :func:`hole_search` specialised to one hole (same rules, fewer indirections)."""
+    table = out.table
+    assert table is not None
+    data = table.data
+    cap = table.capacity
+    P = len(piles)
+    sb = max(P.bit_length(), 1)
+    low = (1 << sb) - 1
+    hbit = [1 << hshift[i] for i in range(P)]
+    bits = [1 << i for i in range(P)]
+    degree = degree and reach
+
+    def gen() -> list[int]:
+        cand: list[int] = []
+        for r in nexts[t]:
+            m = mask[r]
+            if m:
+                mt = m & tall
+                if mt:
+                    while mt:
+                        b = mt & -mt
+                        i = b.bit_length() - 1
+                        cand.append((h[i] << sb) | i)
+                        mt ^= b
+                else:
+                    cand.append((m & -m).bit_length() - 1)
+        if len(cand) > 1:
+            cand.sort()
+            return [v & low for v in cand]
+        return [v & low for v in cand]
+
+    stack: list[list[int]] = [gen()]
+    path: list[int] = []  # pile of each move played
+    olds: list[int] = []  # hole top before each move
+    nodes = 0
+    best = removed
+    cuts = 0
+    hits = 0
+    check_every = 2048
+    next_check = min(check_every, node_cap) if node_cap >= 0 else check_every
+    while stack:
+        ms = stack[-1]
+        if not ms:
+            stack.pop()
+            if not path:
+                break
+            i = path.pop()
+            r = t
+            t = olds.pop()
+            hi = h[i]
+            bit = bits[i]
+            if hi:
+                mask[piles[i][hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            h[i] = hi + 1
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((t - r) << tsh)
+            continue
+        i = ms.pop()
+        hi = h[i] - 1
+        pi = piles[i]
+        r = pi[hi]
+        old = t
+        bit = bits[i]
+        mask[r] ^= bit
+        if hi:
+            mask[pi[hi - 1]] |= bit
+            if hi == 1:
+                tall ^= bit
+        h[i] = hi
+        t = r
+        count[r] -= 1
+        removed += 1
+        key += ((r - old) << tsh) - hbit[i]
+        nodes += 1
+        if removed > best:
+            best = removed
+            if removed == total:
+                path.append(i)
+                out.won = True
+                break
+        if key in data:
+            hits += 1
+            dead = True
+        elif reach and (not count[r] or (old and not count[old])):
+            dead = not rank_reach_ok(count, [r], adj) or (
+                degree and not degree_ok(count, r, R, wrap, {piles[k][0] for k in range(P) if h[k]})
+            )
+            cuts += dead
+        else:
+            dead = False
+        if dead:
+            t = old
+            h[i] = hi + 1
+            if hi:
+                mask[pi[hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tsh)
+        else:
+            if len(data) >= cap:
+                table.add(key)  # evicts a batch
+                data = table.data
+            else:
+                data[key] = None
+            path.append(i)
+            olds.append(old)
+            stack.append(gen())
+        if nodes >= next_check:
+            next_check = nodes + check_every
+            if node_cap >= 0:
+                next_check = min(next_check, node_cap)
+                if nodes >= node_cap:
+                    out.stop = "nodes"
+                    break
+            if time.perf_counter() >= deadline:
+                out.stop = "time"
+                break
+    table.hits += hits
+    table.peak = max(table.peak, len(table.data))
+    out.nodes = nodes
+    out.best = best
+    out.reach_cuts = cuts
+    if out.won:
+        out.moves = [(TABLEAU, i, FOUNDATION, 0, 1) for i in path]
+    elif not out.stop:
+        out.complete = True
+    return out
