@@ -5,6 +5,8 @@ Runs, each deal through :func:`patience.solvers.base.solve` (so every SOLVED pla
 * ``ms``: Microsoft FreeCell deals 1..N (``--ms N``, 1000 for the issue's full run);
 * ``11982``: MS FreeCell 11982, which must come out UNSOLVABLE by complete search;
 * ``games``: ``--seeds M`` portable deals each of Klondike (thoughtful), Thirty Six and Baker's Game;
+* ``anytime``: ``--anytime K`` MS deals with greedy, anytime weighted A* (w=2, runs the whole limit
+  unless it proves its plan shortest) and weighted A* (w=3): plan lengths;
 * ``external``: ``--external K`` small generalized FreeCell deals (2 suits x 6 ranks, 4 piles, 1 cell)
   with the external planner (needs the [planners] extra) against the built-in planner.
 
@@ -27,6 +29,7 @@ from pathlib import Path
 from patience.deals import deal
 from patience.instance import Instance
 from patience.solvers.base import BACKENDS, Limits, solve
+from patience.validate import replay
 
 OUT = Path(__file__).parent / "out"
 
@@ -76,10 +79,11 @@ def main() -> None:
     ap.add_argument("--ms", type=int, default=20, help="MS FreeCell deals 1..N (0 to skip)")
     ap.add_argument("--seeds", type=int, default=10, help="deals per game for Klondike/Thirty Six/Baker's")
     ap.add_argument("--external", type=int, default=5, help="small FreeCell deals for the external planner")
+    ap.add_argument("--anytime", type=int, default=0, help="MS deals 1..K: greedy vs anytime vs wA*")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal")
     ap.add_argument("--no-11982", dest="deal_11982", action="store_false", help="skip MS 11982")
     ap.add_argument("--backends", default="planning,dfs", help="comma list; missing ones are skipped")
-    ap.add_argument("--suites", default="ms,11982,games,external")
+    ap.add_argument("--suites", default="ms,11982,games,external,anytime")
     ap.add_argument("-o", "--output", type=Path, default=None)
     args = ap.parse_args()
     backends = [b for b in args.backends.split(",") if b in BACKENDS]
@@ -120,6 +124,28 @@ def main() -> None:
             inst = deal("freecell", seed, "portable", small)
             for b in ("planning", "planner"):
                 show(run("small-freecell-2x6", str(seed), inst, b, args.limit, rows))
+    if "anytime" in suites and args.anytime:
+        from patience.solvers.planning import PlanningSolver
+
+        for seed in range(1, args.anytime + 1):
+            inst = deal("freecell", seed, "ms")
+            for mode, weight in (("greedy", 1.0), ("anytime", 2.0), ("astar", 3.0)):
+                t0 = time.perf_counter()
+                r = PlanningSolver(mode, weight).solve(inst, Limits(seconds=args.limit))
+                ok = r.solution is not None and replay(inst, list(r.solution)).won
+                rows.append(
+                    {
+                        "suite": f"ms-{mode}-w{weight:g}",
+                        "deal": str(seed),
+                        "backend": "planning",
+                        "status": r.status.value if ok or r.solution is None else "error",
+                        "seconds": round(time.perf_counter() - t0, 4),
+                        "plan_length": len(r.solution) if r.solution is not None else None,
+                        "expansions": r.stats.get("expansions"),
+                        "message": r.message,
+                    }
+                )
+                show(rows[-1])
     meta["load_end"] = load()
     meta["finished"] = time.ctime()
     lines = summary(rows)
