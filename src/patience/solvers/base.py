@@ -91,7 +91,9 @@ class Solver(Protocol):
 # name -> (module, class). Imported lazily so a missing optional dependency breaks only its backend.
 # Backends are registered here as they land; order is the preference order of "auto".
 BACKENDS: dict[str, tuple[str, str]] = {
+    "cpsat": ("patience.solvers.cpsat_blackhole", "CpSatBlackHole"),
     "dfs": ("patience.solvers.dfs", "DfsSolver"),
+    "csp": ("patience.solvers.csp", "CspBlackHole"),
     "planning": ("patience.solvers.planning", "PlanningSolver"),
     "planner": ("patience.solvers.planner", "ExternalPlanner"),  # optional extra [planners]
 }

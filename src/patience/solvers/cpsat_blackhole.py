@@ -1,0 +1,743 @@
+"""CP-SAT models for the Black Hole family: Black Hole, All in a Row, Binary Star, Worm Hole, generalized.
+
+The family is recognised by rule-set features, never by name (:func:`family_supports`): foundations of
+kind ``hole``, tableau ``build == "none"``, at most one (initially empty) free cell, no stock or reserve,
+holes that are never emptied again. Any deck (S suits x R ranks x D decks), any piles, any number of
+holes, each starting empty or on a card, wrap on or off (``foundations.wrap``), ``king_blocks`` (Golf's
+"nothing on a King") are all handled by one model.
+
+A win is a sequence of every tableau card into the holes; each hole receives a chain of cards where every
+card fits on the previous one (rank one up or down, K-A when wrapping), and a card leaves its pile only
+after every card above it (Wolter 2014, section 3; Gent et al.).
+
+Model ("circuit", the default)
+------------------------------
+Data: cards ``c = 0..n-1`` (tableau cards, pile by pile, bottom to top), ``above[c]`` the card lying
+directly on ``c`` (``-1`` for a top card), holes ``h = 0..k-1`` with their start rank (0 = empty).
+
+Variables:
+
+* ``arc[(u, v)]``: node ``v`` directly follows node ``u`` in one big circuit whose nodes are the cards and
+  one node ``H_h`` per hole. The circuit reads ``H_0, chain of hole 0, H_1, chain of hole 1, ..., H_0``.
+  Arcs exist only where the rules allow them: card -> card when the second fits on the first;
+  ``H_h`` -> card when the card fits on the hole's start card (any card for an empty hole); card ->
+  ``H_h`` and ``H_h -> H_(h+1)`` always (a chain may end anywhere, and may be empty).
+* ``ord[v]``: position of node ``v`` in the circuit, ``ord[H_0] = 0``.
+* ``time[c]``: when card ``c`` reaches its hole. With one hole it is ``ord[c]``; with several holes the
+  chains interleave in time, so ``time`` is a separate variable only ordered along each chain.
+* ``leave[c]``: when ``c`` leaves the tableau. Without a cell it is ``time[c]``. With a cell (Worm Hole)
+  times are doubled: ``leave[c] = 2 time[c]`` for a direct move; a parked card leaves at an odd time
+  ``< 2 time[c]`` and occupies the cell over ``[leave[c], 2 time[c])``.
+* ``parked[c]`` (cell only): card ``c`` goes through the cell.
+
+Constraints:
+
+1. ``AddCircuit`` over the arcs: every card is in exactly one chain (Hamiltonian circuit).
+2. ``arc[(u, v)] -> ord[v] = ord[u] + 1`` for ``v != H_0``; ``ord[H_h] < ord[H_(h+1)]`` fixes which chain
+   belongs to which hole.
+3. Several holes: ``arc[(c, d)] -> time[d] > time[c]`` (times only need to be a linear extension; ties
+   are between cards with no constraint between them, so any tie order replays).
+4. Pile precedence: ``leave[above[c]] < leave[c]``.
+5. Cell: ``NoOverlap`` of the optional intervals ``[leave[c], 2 time[c])`` of parked cards (one cell), and
+   ``leave[c] = 2 time[c]`` when not parked. A card in the cell can only go to a hole (build is none).
+
+Max cards removed: the same circuit with a self-loop literal ``skip[c]`` on every card (a skipped card
+is not removed), ``not skip[c] -> not skip[above[c]]``, precedences enforced only between removed cards,
+maximise the number of removed cards. CP-SAT's objective bound is the proven ``max_cards_bound``.
+
+Symmetry breaking (same-rank swaps)
+-----------------------------------
+Cards of equal rank are interchangeable in a chain. For each rank, order its cards by a fixed key
+(cards with a card below them first, cards at the bottom of a pile last; then by pile and depth): ``c_1 <
+c_2 < ...``. For ``i < j`` forbid the state where ``c_j`` leaves before ``c_i`` *and* the two could be
+exchanged: ``above(c_i)`` left before ``c_j`` and ``below(c_j)`` leaves after ``c_i``::
+
+    not (leave[c_j] < leave[c_i] and leave[above c_i] < leave[c_j] and leave[below c_j] > leave[c_i])
+
+(a missing above/below makes that condition true). Soundness: in any solution where all three hold,
+giving ``c_i`` the (leave, time) pair of ``c_j`` and vice versa is again a solution: chain adjacency only
+sees ranks, which are equal; cell intervals are the same set; ``c_i`` leaves at ``leave[c_j]``, after the
+card above it (condition 2) and before the card below it (which left after ``leave[c_i] >
+leave[c_j]``); ``c_j`` leaves at ``leave[c_i]``, after the card above it (it was before ``leave[c_j]``)
+and before the card below it (condition 3). The swap removes the inversion ``(c_i, c_j)`` and exchanging
+an inverted pair of a sequence strictly lowers the number of inversions of every rank class against the
+fixed key, so repeated swaps terminate in a solution that violates no cut: every solvable deal keeps a
+solution. When ``c_i`` has nothing above and ``c_j`` nothing below the cut is the plain ordering
+``leave[c_i] < leave[c_j]``. Wolter's pruning rule (never clear a pile's last card while a same-rank
+card tops a taller pile) is the special case ``c_j`` = a bottom card. In the max-cards model the cut
+applies only when both cards are removed (the swap keeps the removed set). It is switched off for
+``explain`` (where precedences are relaxed, so the swap argument no longer holds).
+
+Formulation "table" (measured against "circuit", one hole without a cell): ``pos[c]`` a permutation
+(``AddInverse`` with ``card_at[t]``), ``rank_at[t] = ranks[card_at[t]]`` (``AddElement``), and an
+``AddAllowedAssignments`` table of allowed consecutive rank pairs; the same precedences and cuts.
+See ``benchmarks/out/blackhole_formulations.txt`` for the measurement; "circuit" is the default.
+
+Presearch (``presearch_nodes``): before CP-SAT, a bounded depth-first search over the same data (pile
+heights + hole tops, dead-state memo, Wolter's move ordering) tries to find a win cheaply; its win is
+returned directly (``stats["decided_by"] = "presearch"``), otherwise its longest sequence becomes the
+CP-SAT solution hint. A lost verdict (UNSOLVABLE) always comes from CP-SAT proving the model infeasible.
+
+Every SOLVED result is decoded into engine moves, replayed in an :class:`~patience.engine.Engine` (each
+move must be legal there) and then checked by :func:`patience.validate.replay` before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..engine import CELL, FOUNDATION, TABLEAU, Engine
+from ..instance import Instance
+from ..rules import RuleSet
+from ..validate import replay
+from .base import Limits, Result, Status
+
+__all__ = [
+    "CpSatBlackHole",
+    "HoleDeal",
+    "build_model",
+    "explain",
+    "family_supports",
+    "max_cards_removed",
+]
+
+
+def family_supports(rules: RuleSet) -> bool:
+    """True for the Black Hole family: hole foundations, no building, at most one empty cell, no stock."""
+    f, t = rules.foundations, rules.tableau
+    return (
+        f.kind == "hole"
+        and t.build == "none"
+        and not f.removable
+        and not f.start_dealt
+        and rules.cells.count <= 1
+        and rules.cells.prefilled == 0
+        and rules.reserve.size == 0
+        and rules.stock.size == 0
+        and rules.gaps.rows == 0
+    )
+
+
+# Data ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HoleDeal:
+    """The numbers a hole-game model needs, read from an instance."""
+
+    R: int
+    wrap: bool
+    king_blocks: bool
+    cells: int
+    rank: tuple[int, ...]  # rank of card c (1..R)
+    code: tuple[int, ...]  # deck code of card c
+    pile: tuple[int, ...]  # tableau pile of card c
+    above: tuple[int, ...]  # card lying directly on c, -1 when c is a top card
+    below: tuple[int, ...]  # card directly under c, -1 when c is a bottom card
+    hole_rank: tuple[int, ...]  # rank of each hole's top card at the start, 0 when empty
+    texts: tuple[str, ...] = field(default=())  # card c as text
+
+    @property
+    def n(self) -> int:
+        """Tableau cards."""
+        return len(self.rank)
+
+    @property
+    def k(self) -> int:
+        """Holes."""
+        return len(self.hole_rank)
+
+    def fits(self, r: int, t: int) -> bool:
+        """May a card of rank ``r`` go on a hole whose top card has rank ``t`` (t = 0: empty hole)?"""
+        if t == 0:
+            return True
+        if self.king_blocks and t == self.R:
+            return False
+        R = self.R
+        return r == t + 1 or r == t - 1 or (self.wrap and (r - t) % R in (1, R - 1))
+
+    @classmethod
+    def from_instance(cls, inst: Instance) -> HoleDeal:
+        """Read the cards of ``inst`` (which must satisfy :func:`family_supports`)."""
+        deck = inst.deck
+        R = inst.rules.deck.ranks
+        rank, code, pile, above, below, texts = [], [], [], [], [], []
+        for p, cards in enumerate(inst.layout.tableau):
+            first = len(rank)
+            for j, card in enumerate(cards):
+                c = first + j
+                rank.append(card.rank)
+                code.append(deck.code(card))
+                pile.append(p)
+                texts.append(deck.text(card))
+                below.append(c - 1 if j > 0 else -1)
+                above.append(c + 1 if j + 1 < len(cards) else -1)
+        holes = tuple(f[-1].rank if f else 0 for f in inst.layout.foundations)
+        f = inst.rules.foundations
+        return cls(
+            R, f.wrap, f.king_blocks, inst.rules.cells.count, tuple(rank), tuple(code), tuple(pile),
+            tuple(above), tuple(below), holes, tuple(texts),
+        )  # fmt: skip
+
+
+# Model --------------------------------------------------------------------------------------------
+@dataclass
+class ModelVars:
+    """Handles on the variables of a built model (tuple-keyed dicts, see the module docstring)."""
+
+    model: cp_model.CpModel
+    deal: HoleDeal
+    formulation: str
+    arc: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)  # arc[(u, v)]: v follows u
+    ord_: list[Any] = field(default_factory=list)  # ord[v]: circuit position of node v
+    time: list[Any] = field(default_factory=list)  # time[c]: when card c reaches its hole
+    leave: list[Any] = field(default_factory=list)  # leave[c]: when card c leaves the tableau
+    parked: list[Any] = field(default_factory=list)  # parked[c]: card c goes through the cell
+    skip: list[Any] = field(default_factory=list)  # skip[c]: card c is not removed (max-cards model)
+    card_at: list[Any] = field(default_factory=list)  # card_at[t]: card played at step t (table)
+    length: Any = None  # cards removed (table max-cards model)
+    facts: dict[Any, tuple[cp_model.IntVar, str]] = field(default_factory=dict)  # explain assumptions
+
+
+def build_model(
+    deal: HoleDeal,
+    formulation: str = "auto",
+    *,
+    optional: bool = False,
+    symmetry: bool = True,
+    facts: bool = False,
+) -> ModelVars:
+    """Build the CP-SAT model of ``deal`` (see the module docstring).
+
+    ``formulation``: "table" (one hole), "circuit" (any holes) or "auto" (table when there is one hole).
+    ``optional``: the max-cards model (cards may stay, maximise removed cards; no cell). ``facts``: every
+    pile precedence and hole start is guarded by an assumption literal (``ModelVars.facts``).
+    """
+    if formulation == "auto":
+        formulation = "table" if deal.k == 1 else "circuit"
+    if formulation not in ("table", "circuit"):
+        raise ValueError(f"unknown formulation {formulation!r} (auto, table, circuit)")
+    if formulation == "table" and deal.k != 1:
+        raise ValueError("the table formulation covers games with one hole")
+    if optional and deal.cells:
+        raise ValueError("the max-cards model covers games without a free cell")
+    m = cp_model.CpModel()
+    v = ModelVars(m, deal, formulation)
+    start_guard: dict[int, Any] = {}
+    if facts:
+        for h in range(deal.k):
+            if deal.hole_rank[h]:
+                lit = m.new_bool_var(f"fact_hole_{h}")
+                start_guard[h] = lit
+                v.facts[("hole", h)] = (lit, f"hole {h} starts on a rank-{deal.hole_rank[h]} card")
+    if formulation == "table":
+        _table_part(v, optional, start_guard)
+    else:
+        _circuit_part(v, optional, start_guard)
+    n = deal.n
+    # Leaving the tableau: directly when the card reaches its hole, or earlier through the cell.
+    if deal.cells:
+        _cell_part(v, 0 if formulation == "table" or deal.k > 1 else 1)
+    else:
+        v.leave = list(v.time)
+
+    # A card leaves its pile only after the card lying on it.
+    for c in range(n):
+        a = deal.above[c]
+        if a < 0:
+            continue
+        ct = m.add(v.leave[a] < v.leave[c])
+        guards = []
+        if facts:
+            lit = m.new_bool_var(f"fact_cover_{a}_{c}")
+            v.facts[("cover", a, c)] = (lit, f"{deal.texts[a]} lies on {deal.texts[c]} (pile {deal.pile[c]})")
+            guards.append(lit)
+        if optional:
+            m.add_implication(~v.skip[c], ~v.skip[a])
+            guards.append(~v.skip[c])
+        if guards:
+            ct.only_enforce_if(guards)
+
+    # Same-rank swaps (module docstring): keep the canonical one of each exchangeable pair.
+    if symmetry and not facts:
+        _symmetry_cuts(m, deal, v.leave, v.skip if optional else None)
+    return v
+
+
+def _table_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> None:
+    """One hole: a permutation with a table of allowed consecutive rank pairs."""
+    m, deal = v.model, v.deal
+    n, R = deal.n, deal.R
+    # pos[c]: step at which card c goes to the hole; card_at[t]: the card played at step t.
+    pos = [m.new_int_var(0, n - 1, f"pos_{c}") for c in range(n)]
+    card_at = [m.new_int_var(0, n - 1, f"card_at_{t}") for t in range(n)]
+    m.add_inverse(pos, card_at)
+    # rank_at[t]: rank of the card played at step t.
+    rank_at = [m.new_int_var(1, R, f"rank_at_{t}") for t in range(n)]
+    for t in range(n):
+        m.add_element(card_at[t], list(deal.rank), rank_at[t])
+    v.time, v.card_at = pos, card_at
+    # Consecutive plays have ranks that fit (in the max-cards model: while cards are still played).
+    pairs = [(r, s) for r in range(1, R + 1) for s in range(1, R + 1) if deal.fits(s, r)]
+    if optional:
+        # removed: how many cards are played; card c is played when pos[c] < removed.
+        length = m.new_int_var(0, n, "removed")
+        v.length = length
+        for t in range(n - 1):
+            on = m.new_bool_var(f"played_{t + 1}")
+            m.add(length >= t + 2).only_enforce_if(on)
+            m.add(length <= t + 1).only_enforce_if(~on)
+            m.add_allowed_assignments([rank_at[t], rank_at[t + 1]], pairs).only_enforce_if(on)
+        for c in range(n):
+            skip = m.new_bool_var(f"skip_{c}")
+            m.add(pos[c] >= length).only_enforce_if(skip)
+            m.add(pos[c] < length).only_enforce_if(~skip)
+            v.skip.append(skip)
+    else:
+        for t in range(n - 1):
+            m.add_allowed_assignments([rank_at[t], rank_at[t + 1]], pairs)
+    # The first card fits the hole's start card (guarded by its fact when explaining).
+    for r in range(1, R + 1):
+        if not deal.fits(r, deal.hole_rank[0]):
+            ct = m.add(rank_at[0] != r)
+            if 0 in start_guard:
+                ct.only_enforce_if(start_guard[0])
+
+
+def _circuit_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> None:
+    """Any number of holes: one circuit through hole nodes and cards (module docstring)."""
+    m, deal = v.model, v.deal
+    n, k = deal.n, deal.k
+    H = [n + h for h in range(k)]  # hole nodes
+    # ord[u]: position of node u in the circuit.
+    v.ord_ = [m.new_int_var(0, n + k - 1, f"ord_{u}") for u in range(n + k)]
+    m.add(v.ord_[H[0]] == 0)
+    arcs: list[tuple[int, int, Any]] = []
+
+    def arc(u: int, w: int) -> Any:
+        lit = m.new_bool_var(f"arc_{u}_{w}")
+        v.arc[(u, w)] = lit
+        arcs.append((u, w, lit))
+        return lit
+
+    # Arcs the rules allow: a card after a card it fits on, a first card on a hole, chain ends.
+    for c in range(n):
+        for d in range(n):
+            if c != d and deal.fits(deal.rank[d], deal.rank[c]):
+                arc(c, d)
+    for h in range(k):
+        for c in range(n):
+            if deal.fits(deal.rank[c], deal.hole_rank[h]):
+                arc(H[h], c)
+            elif h in start_guard:
+                m.add_implication(start_guard[h], arc(H[h], c).Not())
+        for c in range(n):
+            arc(c, H[h])
+        if k > 1:
+            arc(H[h], H[(h + 1) % k])
+    if optional:
+        v.skip = [m.new_bool_var(f"skip_{c}") for c in range(n)]
+        arcs.extend((c, c, v.skip[c]) for c in range(n))
+        if k == 1:
+            arcs.append((H[0], H[0], m.new_bool_var("nothing_removed")))
+    # Every card is in exactly one chain: one circuit through cards and hole nodes.
+    m.add_circuit(arcs)
+    # An arc advances the circuit position by one; chains are in hole order.
+    for (u, w), lit in v.arc.items():
+        if w != H[0]:
+            m.add(v.ord_[w] == v.ord_[u] + 1).only_enforce_if(lit)
+    for h in range(1, k):
+        m.add(v.ord_[H[h]] >= v.ord_[H[h - 1]] + 1)
+    # Times: the circuit position with one hole; with several, increasing along each chain.
+    if k == 1:
+        v.time = v.ord_[:n]
+        if not optional:
+            m.add_all_different(v.time)
+    else:
+        v.time = [m.new_int_var(0, n - 1, f"time_{c}") for c in range(n)]
+        for (u, w), lit in v.arc.items():
+            if u < n and w < n:
+                m.add(v.time[w] >= v.time[u] + 1).only_enforce_if(lit)
+
+
+def _cell_part(v: ModelVars, tmin: int) -> None:
+    """One free cell: doubled times, parked cards occupy the cell over [leave, 2 time)."""
+    m, n = v.model, v.deal.n
+    lo, hi = 2 * tmin, 2 * (tmin + n - 1)
+    intervals = []
+    for c in range(n):
+        t2 = 2 * v.time[c]
+        park = m.new_bool_var(f"parked_{c}")
+        leave = m.new_int_var(lo - 1, hi, f"leave_{c}")
+        slot = m.new_int_var(lo // 2 - 1, hi // 2, f"park_slot_{c}")
+        m.add(leave == t2).only_enforce_if(~park)
+        m.add(leave == 2 * slot + 1).only_enforce_if(park)
+        m.add(leave <= t2 - 1).only_enforce_if(park)
+        size = m.new_int_var(0, hi - lo + 1, f"in_cell_{c}")
+        m.add(size == t2 - leave)
+        intervals.append(m.new_optional_interval_var(leave, size, t2, park, f"cell_{c}"))
+        v.parked.append(park)
+        v.leave.append(leave)
+    # One cell: parked cards occupy it one at a time.
+    m.add_no_overlap(intervals)
+
+
+def _rank_classes(deal: HoleDeal) -> list[list[int]]:
+    """Cards of each rank in the cut order: cards with a card below first, bottom cards last."""
+    by_rank: dict[int, list[int]] = {}
+    for c in range(deal.n):
+        by_rank.setdefault(deal.rank[c], []).append(c)
+    return [sorted(cs, key=lambda c: (deal.below[c] < 0, deal.pile[c], c)) for cs in by_rank.values()]
+
+
+def _symmetry_cuts(m: cp_model.CpModel, deal: HoleDeal, leave: list[Any], skip: list[Any] | None) -> None:
+    def less(x: Any, y: Any, name: str) -> Any:
+        """A literal that is true whenever x < y (half reification is enough for the clause)."""
+        b = m.new_bool_var(name)
+        m.add(x >= y).only_enforce_if(~b)
+        return b
+
+    for cls in _rank_classes(deal):
+        for i in range(len(cls)):
+            for j in range(i + 1, len(cls)):
+                ci, cj = cls[i], cls[j]
+                a, b = deal.above[ci], deal.below[cj]
+                if a == cj or b == ci:
+                    continue  # cj lies directly on ci: precedence already orders them
+                clause = [~less(leave[cj], leave[ci], f"inv_{ci}_{cj}")]
+                if a >= 0:
+                    clause.append(~less(leave[a], leave[cj], f"free_{ci}_{cj}"))
+                if b >= 0:
+                    clause.append(~less(leave[ci], leave[b], f"late_{ci}_{cj}"))
+                if skip is not None:
+                    clause += [skip[ci], skip[cj]]
+                if len(clause) == 1:
+                    m.add(leave[ci] < leave[cj])
+                else:
+                    m.add_bool_or(clause)
+
+
+# Presearch ----------------------------------------------------------------------------------------
+def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[int], int]:
+    """Bounded DFS for one hole and no cell: (winning order or None, longest order seen, nodes used).
+
+    State: cards left per pile and the hole's top rank; dead states are memoised. Moves prefer a card
+    that uncovers another and, among equal ranks, skip piles whose top rank repeats (same-rank symmetry).
+    """
+    n = deal.n
+    piles: list[list[int]] = []
+    for c in range(n):
+        if deal.below[c] < 0:
+            piles.append([])
+        piles[-1].append(c)
+    rank = deal.rank
+    fits_to = [[deal.fits(r, t) for r in range(deal.R + 1)] for t in range(deal.R + 1)]
+    height = [len(p) for p in piles]
+    order: list[int] = []
+    best: list[int] = []
+    dead: set[tuple[Any, ...]] = set()
+    nodes = 0
+
+    def rec(top: int) -> bool:
+        nonlocal nodes, best
+        if len(order) == n:
+            return True
+        if len(order) > len(best):
+            best = list(order)
+        nodes += 1
+        if nodes > max_nodes:
+            return False
+        key = (top, *height)
+        if key in dead:
+            return False
+        ok = fits_to[top]
+        cand = []
+        seen: set[tuple[int, int]] = set()
+        for p, h in enumerate(height):
+            if h:
+                c = piles[p][h - 1]
+                r = rank[c]
+                if ok[r]:
+                    # Equal (rank, height) piles whose tops match differ only below: keep all but
+                    # collapse exact duplicates of single-card piles.
+                    if h == 1 and (r, 1) in seen:
+                        continue
+                    seen.add((r, h))
+                    cand.append((h == 1, -h, p, c))
+        cand.sort()
+        for _, _, p, c in cand:
+            height[p] -= 1
+            order.append(c)
+            if rec(rank[c]):
+                return True
+            order.pop()
+            height[p] += 1
+            if nodes > max_nodes:
+                return False
+        dead.add(key)
+        return False
+
+    won = rec(deal.hole_rank[0])
+    return (list(order) if won else None), best, nodes
+
+
+# Solving ------------------------------------------------------------------------------------------
+def _parameters(seconds: float, workers: int, formulation: str = "table") -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
+    solver.parameters.num_workers = workers
+    solver.parameters.cp_model_probing_level = 0
+    if formulation == "table":
+        # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing;
+        # the circuit model, on the other hand, needs it (measured: 2-3x slower without).
+        solver.parameters.use_sat_inprocessing = False
+    return solver
+
+
+def _hint_order(v: ModelVars, order: list[int]) -> None:
+    """Hint a (partial) one-hole removal order: positions, and arcs or cards at each step."""
+    m, n = v.model, v.deal.n
+    if v.formulation == "table":
+        for t, c in enumerate(order):
+            m.add_hint(v.time[c], t)
+            m.add_hint(v.card_at[t], c)
+        return
+    prev = n  # hole node H_0
+    for t, c in enumerate(order):
+        m.add_hint(v.ord_[c], t + 1)
+        lit = v.arc.get((prev, c))
+        if lit is not None:
+            m.add_hint(lit, 1)
+        prev = c
+
+
+def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int, int]]:
+    """Events ``(time, kind, card, hole)`` of a solution, sorted; kind 0 = park in the cell, 1 = to hole."""
+    deal, n, k = v.deal, v.deal.n, v.deal.k
+    val = solver.value
+    hole_of = [-1] * n
+    if v.formulation == "circuit":
+        succ = {u: w for (u, w), lit in v.arc.items() if solver.boolean_value(lit)}
+        h, u = 0, n
+        for _ in range(n + k):
+            w = succ.get(u)
+            if w is None:
+                break
+            if w >= n:
+                h = w - n
+                if h == 0:
+                    break
+            else:
+                hole_of[w] = h
+            u = w
+    else:
+        hole_of = [0 if not v.skip or not solver.boolean_value(v.skip[c]) else -1 for c in range(n)]
+    events = []
+    for c in range(n):
+        if hole_of[c] < 0:
+            continue  # not removed (max-cards model)
+        t = val(v.time[c])
+        if deal.cells:
+            lv = val(v.leave[c])
+            if solver.boolean_value(v.parked[c]):
+                events.append((lv, 0, c, hole_of[c]))
+            events.append((2 * t, 1, c, hole_of[c]))
+        else:
+            events.append((t, 1, c, hole_of[c]))
+    events.sort()
+    return events
+
+
+def to_moves(inst: Instance, deal: HoleDeal, events: list[Any]) -> list[dict[str, Any]]:
+    """Replay events in an Engine (each must be legal there) and return the JSON moves."""
+    eng = Engine(inst)
+    in_cell: dict[int, int] = {}
+    moves: list[dict[str, Any]] = []
+    for _, kind, c, h in events:
+        if kind == 0:
+            move = (TABLEAU, deal.pile[c], CELL, 0, 1)
+            in_cell[c] = 0
+        elif c in in_cell:
+            move = (CELL, in_cell.pop(c), FOUNDATION, h, 1)
+        else:
+            move = (TABLEAU, deal.pile[c], FOUNDATION, h, 1)
+        if eng.moved_card(move) != deal.code[c] or not eng.is_legal(move):
+            raise RuntimeError(f"decoded move {move} for card {deal.texts[c]} is not legal in the engine")
+        moves.append(eng.move_to_json(move))
+        eng.apply(move)
+    return moves
+
+
+def _order_events(order: list[int]) -> list[Any]:
+    return [(t, 1, c, 0) for t, c in enumerate(order)]
+
+
+def _solver_stats(solver: cp_model.CpSolver, prefix: str = "") -> dict[str, float]:
+    return {
+        f"{prefix}conflicts": float(solver.num_conflicts),
+        f"{prefix}branches": float(solver.num_branches),
+        f"{prefix}cpsat_seconds": float(solver.wall_time),
+    }
+
+
+def max_cards_removed(
+    inst: Instance,
+    seconds: float = 10.0,
+    workers: int = 1,
+    hint: list[int] | None = None,
+    formulation: str = "auto",
+) -> tuple[int, int, list[dict[str, Any]], dict[str, float]]:
+    """Longest legal removal sequence of a deal without a cell.
+
+    Returns ``(cards removed, proven upper bound, validated JSON moves, stats)``; the bound equals the
+    count when CP-SAT proves optimality.
+    """
+    deal = HoleDeal.from_instance(inst)
+    if deal.cells:
+        raise ValueError("max-cards-removed is modelled for games without a free cell")
+    v = build_model(deal, formulation, optional=True)
+    m = v.model
+    m.maximize(v.length if v.length is not None else sum(~s for s in v.skip))
+    if hint and deal.k == 1:
+        _hint_order(v, hint)
+    solver = _parameters(seconds, workers, v.formulation)
+    status = solver.solve(m)
+    stats = _solver_stats(solver, "max_")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return 0, deal.n, [], stats
+    events = decode(v, solver)
+    moves = to_moves(inst, deal, events)
+    report = replay(inst, moves)
+    if not report.ok:
+        raise RuntimeError(f"max-cards sequence rejected by the validator: {report.message()}")
+    best = len(moves)
+    bound = best if status == cp_model.OPTIMAL else int(min(deal.n, solver.best_objective_bound))
+    return best, bound, moves, stats
+
+
+class CpSatBlackHole:
+    """CP-SAT backend for the Black Hole family (module docstring).
+
+    ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
+    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT).
+    """
+
+    name = "cpsat"
+
+    def __init__(
+        self,
+        formulation: str = "auto",
+        *,
+        max_cards: bool = True,
+        presearch_nodes: int = 0,
+        symmetry: bool = True,
+        workers: int = 1,
+    ) -> None:
+        self.formulation = formulation
+        self.max_cards = max_cards
+        self.presearch_nodes = presearch_nodes
+        self.symmetry = symmetry
+        self.workers = workers
+
+    def supports(self, rules: RuleSet) -> bool:
+        """The Black Hole family, by rule features."""
+        return family_supports(rules)
+
+    def solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide the deal; SOLVED moves are replayed in the engine and validated here."""
+        t0 = time.perf_counter()
+        deal = HoleDeal.from_instance(instance)
+        stats: dict[str, float] = {"cards": float(deal.n)}
+        hint: list[int] = []
+        if self.presearch_nodes and deal.k == 1 and not deal.cells:
+            order, hint, nodes = presearch(deal, self.presearch_nodes)
+            stats["presearch_nodes"] = float(nodes)
+            if order is not None:
+                stats["decided_by_presearch"] = 1.0
+                return self._solved(instance, deal, _order_events(order), stats, t0)
+        formulation = self.formulation
+        if formulation == "table" and deal.k != 1:
+            formulation = "circuit"
+        v = build_model(deal, formulation, symmetry=self.symmetry)
+        if hint:
+            _hint_order(v, hint)
+        stats["build_seconds"] = time.perf_counter() - t0
+        solver = _parameters(limits.seconds - (time.perf_counter() - t0), self.workers, v.formulation)
+        status = solver.solve(v.model)
+        stats.update(_solver_stats(solver))
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return self._solved(instance, deal, decode(v, solver), stats, t0)
+        if status == cp_model.INFEASIBLE:
+            if self.max_cards and not deal.cells:
+                left = limits.seconds - (time.perf_counter() - t0)
+                if left > 0.05:
+                    best, bound, _moves, mstats = max_cards_removed(instance, left, self.workers, hint)
+                    stats.update(mstats)
+                    stats["max_cards_removed"] = float(best)
+                    stats["max_cards_bound"] = float(bound)
+            stats["seconds"] = time.perf_counter() - t0
+            return Result(Status.UNSOLVABLE, None, stats, self.name)
+        stats["seconds"] = time.perf_counter() - t0
+        msg = "time limit" if status == cp_model.UNKNOWN else f"cp-sat status {solver.status_name(status)}"
+        return Result(Status.UNKNOWN, None, stats, self.name, msg)
+
+    def _solved(
+        self, inst: Instance, deal: HoleDeal, events: list[Any], stats: dict[str, float], t0: float
+    ) -> Result:
+        moves = to_moves(inst, deal, events)
+        report = replay(inst, moves)
+        stats["seconds"] = time.perf_counter() - t0
+        if not (report.ok and report.won):
+            return Result(
+                Status.ERROR, None, stats, self.name, f"decoded solution rejected: {report.message()}"
+            )
+        stats["max_cards_removed"] = float(deal.n)
+        stats["max_cards_bound"] = float(deal.n)
+        return Result(Status.SOLVED, tuple(moves), stats, self.name)
+
+
+# Explanations -------------------------------------------------------------------------------------
+def explain(inst: Instance, seconds: float = 10.0, workers: int = 2) -> list[str] | None:
+    """A small set of facts of a lost deal that already make it lost, in words.
+
+    Every pile precedence ("X lies on Y") and hole start is an assumption literal; CP-SAT's
+    ``sufficient_assumptions_for_infeasibility`` gives a subset that is infeasible on its own, which is then
+    shrunk by deletion (drop a fact, keep it dropped while the rest stays infeasible) in the time left.
+    Returns None when the deal is winnable or the time runs out before infeasibility is proven.
+    """
+    t0 = time.perf_counter()
+    deal = HoleDeal.from_instance(inst)
+    v = build_model(deal, facts=True)
+    keys = list(v.facts)
+
+    def infeasible(subset: list[Any], budget: float) -> tuple[bool | None, list[Any]]:
+        m = v.model
+        m.clear_assumptions()
+        m.add_assumptions([v.facts[key][0] for key in subset])
+        solver = _parameters(budget, 1, v.formulation)  # cores need a single worker
+        status = solver.solve(m)
+        if status == cp_model.INFEASIBLE:
+            core = set(solver.sufficient_assumptions_for_infeasibility())
+            return True, [key for key in subset if v.facts[key][0].index in core]
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return False, []
+        return None, []
+
+    verdict, core = infeasible(keys, seconds)
+    if not verdict:
+        return None
+    # Deletion-based shrinking.
+    i = 0
+    while i < len(core):
+        left = seconds - (time.perf_counter() - t0)
+        if left <= 0.05:
+            break
+        trial = core[:i] + core[i + 1 :]
+        got, sub = infeasible(trial, min(left, 2.0))
+        if got:
+            core = [key for key in trial if key in set(sub)] or trial
+        else:
+            i += 1
+    return [v.facts[key][1] for key in core]
