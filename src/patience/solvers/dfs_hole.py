@@ -383,7 +383,12 @@ def _single_hole(
     total: int,
     removed: int,
 ) -> HoleOutcome:
-    """The loop of :func:`hole_search` specialised to one hole (same rules, fewer indirections)."""
+    """The loop of :func:`hole_search` specialised to one hole (same rules, fewer indirections).
+
+    Move order (Wolter): first a rank that keeps the walk going in the same direction, then taller
+    piles first. On PySol Black Hole deals 24, 64, 136, 53, 21, 11, 30 this cut the nodes to win
+    from 2.09M to 1.05M (deal 136: 363k -> 5.6k).
+    """
     table = out.table
     assert table is not None
     data = table.data
@@ -395,28 +400,41 @@ def _single_hole(
     bits = [1 << i for i in range(P)]
     degree = degree and reach
 
+    # same_dir[p][t]: the rank that keeps going in the direction p -> t (Wolter: avoid direction changes).
+    same_dir = [[0] * (R + 1) for _ in range(R + 1)]
+    for p_ in range(1, R + 1):
+        for t_ in range(1, R + 1):
+            step = (t_ - p_) % R
+            if step == 1:
+                same_dir[p_][t_] = t_ % R + 1
+            elif step == R - 1:
+                same_dir[p_][t_] = (t_ - 2) % R + 1
+    hs = sb + 8  # bit of the "keeps direction" flag, above any height
+
     def gen() -> list[int]:
         cand: list[int] = []
+        keep = same_dir[olds[-1]][t] if olds else -1
         for r in nexts[t]:
             m = mask[r]
             if m:
+                flag = (1 << hs) if r == keep else 0
                 mt = m & tall
                 if mt:
                     while mt:
                         b = mt & -mt
                         i = b.bit_length() - 1
-                        cand.append((h[i] << sb) | i)
+                        cand.append(flag | (h[i] << sb) | i)
                         mt ^= b
                 else:
-                    cand.append((m & -m).bit_length() - 1)
+                    cand.append(flag | (1 << sb) | ((m & -m).bit_length() - 1))
         if len(cand) > 1:
             cand.sort()
             return [v & low for v in cand]
         return [v & low for v in cand]
 
+    olds: list[int] = []  # hole top before each move
     stack: list[list[int]] = [gen()]
     path: list[int] = []  # pile of each move played
-    olds: list[int] = []  # hole top before each move
     nodes = 0
     best = removed
     cuts = 0
