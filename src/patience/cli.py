@@ -244,6 +244,7 @@ def validate(instance: str, solution: str, as_json: bool) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--require-win", is_flag=True, help="Exit 1 unless the deal is solved.")
+@click.option("--explain", is_flag=True, help="For a lost deal: a small set of facts that already lose it.")
 @_guard
 def solve_cmd(
     target: str,
@@ -256,6 +257,7 @@ def solve_cmd(
     output: str | None,
     as_json: bool,
     require_win: bool,
+    explain: bool,
 ) -> None:
     """Solve TARGET (an instance file or GAME:SEED) with a backend."""
     if backend != "auto" and backend not in available_backends():
@@ -263,13 +265,25 @@ def solve_cmd(
         raise UsageError(f"--backend {backend!r}: unknown (valid: {valid})")
     inst = _instance_arg(target, generator, _parse_sets(sets))
     limits = Limits(seconds=_parse_limit(limit), nodes=max_nodes, memory_mb=max_mb)
+    if explain:
+        from .solvers.cpsat_blackhole import family_supports
+
+        if not family_supports(inst.rules):
+            raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
     result = solve(inst, backend, limits)
+    why: list[str] | None = None
+    if explain and result.status is Status.UNSOLVABLE:
+        from .solvers.cpsat_blackhole import explain as explain_loss
+
+        why = explain_loss(inst, seconds=limits.seconds)
     if output and result.status is Status.SOLVED:
         atomic_write(output, json.dumps(solution_json(inst, list(result.solution or ())), indent=1) + "\n")
     if as_json:
         out = result.to_json()
         out["instance"] = inst.sha256
         out["game"] = inst.game
+        if why is not None:
+            out["explanation"] = why
         _emit_json(out)
     else:
         line = f"{inst.game}: {result.status.value.upper()} ({result.backend or backend})"
@@ -280,11 +294,48 @@ def solve_cmd(
             line += f", {len(result.solution)} moves"
         if result.message:
             line += f" - {result.message}"
+        if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE:
+            best, bound = result.stats["max_cards_removed"], result.stats.get("max_cards_bound")
+            line += f"; at most {best:g} cards can be removed"
+            if bound != best:
+                line += f" (proven bound {bound:g})"
         click.echo(line)
+        if why is not None:
+            click.echo(f"lost because of these {len(why)} facts alone:")
+            for fact in why:
+                click.echo(f"  - {fact}")
+        elif explain and result.status is Status.UNSOLVABLE:
+            click.echo("no explanation found within the time limit")
     if result.status is Status.ERROR:
         sys.exit(3)
     if require_win and result.status is not Status.SOLVED:
         sys.exit(1)
+
+
+@main.command(name="generate")
+@click.argument("game")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("-n", "count", type=int, default=10, show_default=True, help="How many instances.")
+@click.option("--seed", type=int, default=1, show_default=True, help="First seed (seeds SEED..SEED+N-1).")
+@click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Folder.")
+@_guard
+def generate_cmd(game: str, sets: tuple[str, ...], count: int, seed: int, outdir: str) -> None:
+    """Write N generalized instances of GAME (portable generator) into a folder.
+
+    Every instance is dealt and validated before anything is written; each file is written atomically.
+    """
+    if count < 1:
+        raise UsageError(f"-n {count}: must be at least 1")
+    overrides = _parse_sets(sets)
+    insts = [deal(game, s, "portable", overrides or None) for s in range(seed, seed + count)]
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o {outdir}: exists and is not a folder")
+    tag = "".join(f"-{k.split('.')[-1]}{v}" for k, v in sorted(overrides.items()))
+    out.mkdir(parents=True, exist_ok=True)
+    for inst, s in zip(insts, range(seed, seed + count), strict=True):
+        atomic_write(out / f"{insts[0].game}{tag}-{s}.json", inst.dumps())
+    click.echo(f"wrote {count} {insts[0].game} instances to {outdir}", err=True)
 
 
 # Experiment commands live in patience.experiments.commands (they use the helpers above).

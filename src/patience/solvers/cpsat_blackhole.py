@@ -138,6 +138,7 @@ class HoleDeal:
     below: tuple[int, ...]  # card directly under c, -1 when c is a bottom card
     hole_rank: tuple[int, ...]  # rank of each hole's top card at the start, 0 when empty
     texts: tuple[str, ...] = field(default=())  # card c as text
+    hole_texts: tuple[str, ...] = field(default=())  # each hole's start card as text ("" when empty)
 
     @property
     def n(self) -> int:
@@ -175,10 +176,11 @@ class HoleDeal:
                 below.append(c - 1 if j > 0 else -1)
                 above.append(c + 1 if j + 1 < len(cards) else -1)
         holes = tuple(f[-1].rank if f else 0 for f in inst.layout.foundations)
+        hole_texts = tuple(deck.text(f[-1]) if f else "" for f in inst.layout.foundations)
         f = inst.rules.foundations
         return cls(
             R, f.wrap, f.king_blocks, inst.rules.cells.count, tuple(rank), tuple(code), tuple(pile),
-            tuple(above), tuple(below), holes, tuple(texts),
+            tuple(above), tuple(below), holes, tuple(texts), hole_texts,
         )  # fmt: skip
 
 
@@ -198,6 +200,7 @@ class ModelVars:
     skip: list[Any] = field(default_factory=list)  # skip[c]: card c is not removed (max-cards model)
     card_at: list[Any] = field(default_factory=list)  # card_at[t]: card played at step t (table)
     length: Any = None  # cards removed (table max-cards model)
+    degree: bool = False  # add the redundant rank-degree constraints (table model)
     facts: dict[Any, tuple[cp_model.IntVar, str]] = field(default_factory=dict)  # explain assumptions
 
 
@@ -208,6 +211,7 @@ def build_model(
     optional: bool = False,
     symmetry: bool = True,
     facts: bool = False,
+    degree: bool = False,
 ) -> ModelVars:
     """Build the CP-SAT model of ``deal`` (see the module docstring).
 
@@ -224,14 +228,15 @@ def build_model(
     if optional and deal.cells:
         raise ValueError("the max-cards model covers games without a free cell")
     m = cp_model.CpModel()
-    v = ModelVars(m, deal, formulation)
+    v = ModelVars(m, deal, formulation, degree=degree)
     start_guard: dict[int, Any] = {}
     if facts:
         for h in range(deal.k):
             if deal.hole_rank[h]:
                 lit = m.new_bool_var(f"fact_hole_{h}")
                 start_guard[h] = lit
-                v.facts[("hole", h)] = (lit, f"hole {h} starts on a rank-{deal.hole_rank[h]} card")
+                where = "the hole" if deal.k == 1 else f"hole {h}"
+                v.facts[("hole", h)] = (lit, f"{where} starts on {deal.hole_texts[h]}")
     if formulation == "table":
         _table_part(v, optional, start_guard)
     else:
@@ -298,12 +303,48 @@ def _table_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> No
     else:
         for t in range(n - 1):
             m.add_allowed_assignments([rank_at[t], rank_at[t + 1]], pairs)
+        if v.degree:
+            _degree_part(v, rank_at)
     # The first card fits the hole's start card (guarded by its fact when explaining).
     for r in range(1, R + 1):
         if not deal.fits(r, deal.hole_rank[0]):
             ct = m.add(rank_at[0] != r)
             if 0 in start_guard:
                 ct.only_enforce_if(start_guard[0])
+
+
+def _degree_part(v: ModelVars, rank_at: list[Any]) -> None:
+    """Redundant: the rank walk uses each rank-adjacency edge e times; a rank's degree is fixed.
+
+    ``edge_at[t]``: the (unordered) rank pair of steps t, t+1. With ``e[E]`` the uses of edge E, every rank
+    r satisfies ``sum of e[E] over edges at r (a loop counts twice) = 2 count(r) - [first is r] - [last is
+    r]`` (each card has two neighbours in the sequence except the two ends). Implied by the model.
+    """
+    m, deal = v.model, v.deal
+    n, R = deal.n, deal.R
+    ranks = range(1, R + 1)
+    edges = sorted({tuple(sorted((r, s))) for r in ranks for s in ranks if deal.fits(s, r)})
+    index = {e: i for i, e in enumerate(edges)}
+    triples = [(r, s, index[tuple(sorted((r, s)))]) for r in range(1, R + 1) for s in range(1, R + 1)
+               if deal.fits(s, r)]  # fmt: skip
+    uses: list[list[Any]] = [[] for _ in edges]
+    for t in range(n - 1):
+        edge_at = m.new_int_var(0, len(edges) - 1, f"edge_at_{t}")
+        m.add_allowed_assignments([rank_at[t], rank_at[t + 1], edge_at], triples)
+        lits = [m.new_bool_var(f"edge_{t}_{i}") for i in range(len(edges))]
+        m.add_map_domain(edge_at, lits)
+        for i, lit in enumerate(lits):
+            uses[i].append(lit)
+    first = [m.new_bool_var(f"first_{r}") for r in range(1, R + 1)]
+    last = [m.new_bool_var(f"last_{r}") for r in range(1, R + 1)]
+    m.add_map_domain(rank_at[0], first, 1)
+    m.add_map_domain(rank_at[n - 1], last, 1)
+    count = [0] * (R + 1)
+    for r in deal.rank:
+        count[r] += 1
+    for r in range(1, R + 1):
+        deg = sum((2 if a == b else 1) * sum(uses[i]) for (a, b), i in index.items() if r in (a, b))
+        m.add(deg == 2 * count[r] - first[r - 1] - last[r - 1])
 
 
 def _circuit_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> None:
@@ -633,8 +674,10 @@ class CpSatBlackHole:
         max_cards: bool = True,
         presearch_nodes: int = 0,
         symmetry: bool = True,
+        degree: bool = False,
         workers: int = 1,
     ) -> None:
+        self.degree = degree
         self.formulation = formulation
         self.max_cards = max_cards
         self.presearch_nodes = presearch_nodes
@@ -660,7 +703,7 @@ class CpSatBlackHole:
         formulation = self.formulation
         if formulation == "table" and deal.k != 1:
             formulation = "circuit"
-        v = build_model(deal, formulation, symmetry=self.symmetry)
+        v = build_model(deal, formulation, symmetry=self.symmetry, degree=self.degree)
         if hint:
             _hint_order(v, hint)
         stats["build_seconds"] = time.perf_counter() - t0

@@ -1,0 +1,197 @@
+"""Time the cpsat backend on PySol Black Hole / All in a Row deals, against black-hole-solver, and scaling.
+
+Usage:
+    .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
+        [--games black-hole,all-in-a-row] [--formulations table] [--scaling/--no-scaling] [--first 1]
+
+For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
+unsolvable / unknown, median / p90 / max seconds, the win rate next to the published one. When
+``.peers/bhs/black-hole-solve`` exists (benchmarks/peers.sh bhs) the same deals go to black-hole-solver:
+time ratio and per-deal verdict agreement. ``--formulations table,circuit`` compares the two CP-SAT models.
+The generalized scaling table (deck size and pile height) and its plot go to benchmarks/out/.
+Everything printed is also written to benchmarks/out/blackhole_cpsat_<stamp>.txt with the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from patience import formats
+from patience.deals import deal
+from patience.rules import load_game
+from patience.solvers.base import Limits
+from patience.solvers.cpsat_blackhole import CpSatBlackHole
+
+ROOT = Path(__file__).resolve().parents[1]
+BHS = ROOT / ".peers" / "bhs" / "black-hole-solve"
+OUT = ROOT / "benchmarks" / "out"
+PEER_GAME = {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}
+
+lines: list[str] = []
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+    lines.append(text)
+
+
+def quantiles(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    s = sorted(xs)
+    p90 = s[min(len(s) - 1, int(0.9 * len(s)))]
+    return f"median {statistics.median(s):.3f}s  p90 {p90:.3f}s  max {s[-1]:.3f}s  total {sum(s):.1f}s"
+
+
+def run_bhs(inst, game: str, limit: float) -> tuple[str, float]:
+    t = time.perf_counter()
+    try:
+        out = subprocess.run(
+            [str(BHS), "--game", PEER_GAME[game], "-"],
+            input=formats.to_board_text(inst),
+            capture_output=True,
+            text=True,
+            timeout=limit,
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return "unknown", time.perf_counter() - t
+    verdict = "solved" if "Solved!" in out else "unsolvable" if "Unsolved!" in out else "unknown"
+    return verdict, time.perf_counter() - t
+
+
+def bench_game(game: str, first: int, n: int, limit: float, formulation: str) -> dict:
+    solver = CpSatBlackHole(formulation, max_cards=False)
+    counts = {"solved": 0, "unsolvable": 0, "unknown": 0, "error": 0}
+    times, peer_times, disagree, per_deal = [], [], [], []
+    have_peer = BHS.exists() and game in PEER_GAME
+    for seed in range(first, first + n):
+        inst = deal(game, seed, "pysol")
+        t = time.perf_counter()
+        r = solver.solve(inst, Limits(seconds=limit))
+        dt = time.perf_counter() - t
+        status = r.status.value
+        counts[status] = counts.get(status, 0) + 1
+        times.append(dt)
+        row = {"seed": seed, "cpsat": status, "seconds": round(dt, 4)}
+        if have_peer:
+            pv, pt = run_bhs(inst, game, limit)
+            peer_times.append(pt)
+            row.update(bhs=pv, bhs_seconds=round(pt, 4))
+            if "unknown" not in (pv, status) and pv != status:
+                disagree.append(seed)
+        per_deal.append(row)
+    decided = counts["solved"] + counts["unsolvable"]
+    ref = load_game(game).reference
+    say(f"{game} [{formulation}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
+    say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
+        f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
+    lo = counts["solved"] / n * 100
+    hi = (counts["solved"] + counts["unknown"]) / n * 100
+    say(f"  win rate {lo:.1f}%" + (f" (up to {hi:.1f}% with unknowns)" if hi > lo else "")
+        + f"; published {ref.win_rate}% ({ref.source.split(';')[0]})")  # fmt: skip
+    if have_peer:
+        both = [r for r in per_deal if r["bhs"] != "unknown" and r["cpsat"] != "unknown"]
+        agree = sum(r["bhs"] == r["cpsat"] for r in both)
+        ratio = sum(times) / max(sum(peer_times), 1e-9)
+        med = statistics.median(times) / max(statistics.median(peer_times), 1e-9)
+        say(f"  black-hole-solver: {quantiles(peer_times)}")
+        say(f"  verdict agreement {agree}/{len(both)} decided by both"
+            f"{' (disagree: ' + str(disagree) + ')' if disagree else ''};  time ratio cpsat/bhs {ratio:.1f}x"
+            f" (medians {med:.1f}x)")  # fmt: skip
+    else:
+        say("  black-hole-solver: not built (benchmarks/peers.sh bhs), no peer comparison")
+    return {"game": game, "formulation": formulation, "counts": counts, "decided": decided, "deals": per_deal}
+
+
+def scaling(limit: float, per_point: int) -> list[dict]:
+    """Generalized Black Hole: solve time against deck size (suits x ranks) and pile height."""
+    solver = CpSatBlackHole(max_cards=False)
+    rows = []
+    for suits, ranks in ((2, 8), (3, 8), (4, 8), (4, 13), (5, 13), (6, 13), (6, 20), (8, 20)):
+        n = suits * ranks - 1
+        for height in (2, 3, 5):
+            if n % height:
+                continue
+            piles = n // height
+            ts, won, unknown = [], 0, 0
+            for seed in range(1, per_point + 1):
+                inst = deal("black-hole", seed, "portable", {"suits": suits, "ranks": ranks, "piles": piles})
+                t = time.perf_counter()
+                r = solver.solve(inst, Limits(seconds=limit))
+                ts.append(time.perf_counter() - t)
+                won += r.status.value == "solved"
+                unknown += r.status.value == "unknown"
+            rows.append({"suits": suits, "ranks": ranks, "cards": n, "height": height, "piles": piles,
+                         "deals": per_point, "won": won, "unknown": unknown,
+                         "median": statistics.median(ts), "max": max(ts)})  # fmt: skip
+            r = rows[-1]
+            say(f"  {suits:>2} x {ranks:>2} ({n:>3} cards) height {height}: won {won}/{per_point}, unknown "
+                f"{unknown}, median {r['median']:.3f}s, max {r['max']:.3f}s")  # fmt: skip
+    return rows
+
+
+def plot(rows: list[dict], path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        say("  (matplotlib not installed: no plot; pip install -e .[dev])")
+        return False
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for h in sorted({r["height"] for r in rows}):
+        pts = [(r["cards"], r["median"]) for r in rows if r["height"] == h]
+        ax.plot(*zip(*pts, strict=True), marker="o", label=f"pile height {h}")
+    ax.set_xlabel("tableau cards")
+    ax.set_ylabel("median solve seconds (cpsat)")
+    ax.set_yscale("log")
+    ax.set_title("Generalized Black Hole: CP-SAT time vs deck size")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=50, help="deals per game (1000 for the full run)")
+    ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--games", default="black-hole,all-in-a-row")
+    ap.add_argument("--formulations", default="auto")
+    ap.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--per-point", type=int, default=5, help="deals per scaling point")
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d_%H%M%S")
+    say(f"# bench_blackhole_cpsat {' '.join(sys.argv[1:])}")
+    say(f"# {time.ctime()}, {os.cpu_count()} cpus, load average at start {os.getloadavg()}")
+    results = []
+    for game in args.games.split(","):
+        for form in args.formulations.split(","):
+            results.append(bench_game(game, args.first, args.n, args.limit, form))
+    rows = []
+    if args.scaling:
+        say("Generalized Black Hole scaling (portable deals, cpsat):")
+        rows = scaling(args.limit, args.per_point)
+        table = OUT / "blackhole_scaling.csv"
+        keys = list(rows[0])
+        body = "".join(",".join(str(r[k]) for k in keys) + "\n" for r in rows)
+        table.write_text(",".join(keys) + "\n" + body)
+        if plot(rows, OUT / "blackhole_scaling.png"):
+            say(f"  table {table.relative_to(ROOT)}, plot benchmarks/out/blackhole_scaling.png")
+    say(f"# load average at end {os.getloadavg()}")
+    (OUT / f"blackhole_cpsat_{stamp}.txt").write_text("\n".join(lines) + "\n")
+    (OUT / f"blackhole_cpsat_{stamp}.json").write_text(json.dumps({"games": results, "scaling": rows}))
+
+
+if __name__ == "__main__":
+    main()
