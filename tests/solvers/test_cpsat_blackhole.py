@@ -217,3 +217,15 @@ def test_more_pysol_deals_match_black_hole_solver(game, peer):
     for seed in range(7, 61):
         inst = pysol(game, seed)
         assert solver.solve(inst, Limits(120)).status.value == _bhs_verdict(inst, peer), seed
+
+
+def test_presearch_wins_are_valid_and_losses_still_come_from_cpsat():
+    rng = random.Random(13)
+    solver = CpSatBlackHole(max_cards=False, presearch_nodes=500)
+    for _ in range(30):
+        inst = random_small(rng, 12)
+        won, _ = brute_force(inst)
+        r = solver.solve(inst, LIMITS)
+        assert r.status is (Status.SOLVED if won else Status.UNSOLVABLE)
+        if r.status is Status.UNSOLVABLE:
+            assert "decided_by_presearch" not in r.stats

@@ -68,10 +68,20 @@ card tops a taller pile) is the special case ``c_j`` = a bottom card. In the max
 applies only when both cards are removed (the swap keeps the removed set). It is switched off for
 ``explain`` (where precedences are relaxed, so the swap argument no longer holds).
 
-Formulation "table" (measured against "circuit", one hole without a cell): ``pos[c]`` a permutation
-(``AddInverse`` with ``card_at[t]``), ``rank_at[t] = ranks[card_at[t]]`` (``AddElement``), and an
-``AddAllowedAssignments`` table of allowed consecutive rank pairs; the same precedences and cuts.
-See ``benchmarks/out/blackhole_formulations.txt`` for the measurement; "circuit" is the default.
+Formulation "table" (the default for one hole, with or without a cell): ``pos[c]`` a permutation
+(``AddInverse`` with ``card_at[t]``), ``rank_at[t] = ranks[card_at[t]]`` (``AddElement``), an
+``AddAllowedAssignments`` table of allowed consecutive rank pairs, the first rank restricted by the start
+card; the same leave times, precedences and cuts. Max cards: ``removed`` cards, the table enforced only
+for steps ``t + 1 < removed`` and precedences only for removed cards; maximise ``removed``.
+
+Measured (benchmarks/out/blackhole_formulations.txt; PySol Black Hole deals 1-40, 10 s limit, 1 worker,
+load ~5 on 2 cores): table median 0.29 s, p90 0.45 s, max 0.55 s, all 40 decided; circuit median 7.6 s
+with 17 of 40 unknown. So "table" is used whenever there is one hole and "circuit" only for several holes
+(Binary Star). Parameters: ``cp_model_probing_level = 0`` and, for the table model,
+``use_sat_inprocessing = False`` (inprocessing alone cost ~0.6 s a deal: median 0.81 s -> 0.24 s on
+deals 1-15 at load 0.05); one worker beats two on this machine (median 0.29 s vs 0.58 s). The optional
+rank-degree constraints (``degree=True``: each rank's number of neighbours in the sequence) are implied
+by the model and did not speed up the hard lost All in a Row deals, so they are off.
 
 Presearch (``presearch_nodes``): before CP-SAT, a bounded depth-first search over the same data (pile
 heights + hole tops, dead-state memo, Wolter's move ordering) tries to find a win cheaply; its win is
