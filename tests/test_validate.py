@@ -139,3 +139,20 @@ def test_solution_file_bound_to_its_instance(tmp_path: Path) -> None:
     p.write_text("{")
     with pytest.raises(SolutionError, match="malformed JSON"):
         load_solution(p, a)
+
+
+def test_group_cannot_go_to_a_free_cell() -> None:
+    """Regression: found by the engine/validator agreement property on Seahaven Towers."""
+    inst = Instance.from_json(
+        {
+            "game": "seahaven-towers",
+            "rules": {"suits": 2, "ranks": 4, "piles": 2, "cells": 2, "cells.prefilled": 0},
+            "layout": {
+                "tableau": [["AC", "2D", "4C", "3C"], ["AD", "3D", "4D", "2C"]],
+                "foundations": [[], []],
+                "cells": [None, None],
+            },
+        }
+    )
+    report = replay(inst, [{"card": "4C", "from": "tableau:0", "to": "cell:0", "count": 2}])
+    assert not report.ok and report.rule == "cells"

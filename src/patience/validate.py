@@ -356,6 +356,8 @@ class _Board:
                 raise Illegal("cells.count", f"there is no cell {j}")
             if self.cells[j] is not None:
                 raise Illegal("cells", f"cell:{j} is occupied")
+            if len(cards) != 1:
+                raise Illegal("cells", "a free cell holds one card")
             if src.startswith("foundation"):
                 raise Illegal("foundations.removable", "foundation cards return to the tableau only")
             self.cells[j] = cards[0]
