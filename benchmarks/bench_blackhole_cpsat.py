@@ -2,7 +2,8 @@
 
 Usage:
     .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
-        [--games black-hole,all-in-a-row] [--formulations table] [--scaling/--no-scaling] [--first 1]
+        [--games black-hole,all-in-a-row] [--formulations table] [--presearch 0]
+        [--scaling/--no-scaling] [--first 1]
 
 For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
 unsolvable / unknown, median / p90 / max seconds, the win rate next to the published one. When
@@ -66,8 +67,9 @@ def run_bhs(inst, game: str, limit: float) -> tuple[str, float]:
     return verdict, time.perf_counter() - t
 
 
-def bench_game(game: str, first: int, n: int, limit: float, formulation: str) -> dict:
-    solver = CpSatBlackHole(formulation, max_cards=False)
+def bench_game(game: str, first: int, n: int, limit: float, formulation: str, presearch: int = 0) -> dict:
+    solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=presearch)
+    decided_by_dfs = 0
     counts = {"solved": 0, "unsolvable": 0, "unknown": 0, "error": 0}
     times, peer_times, disagree, per_deal = [], [], [], []
     have_peer = BHS.exists() and game in PEER_GAME
@@ -77,6 +79,7 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str) ->
         r = solver.solve(inst, Limits(seconds=limit))
         dt = time.perf_counter() - t
         status = r.status.value
+        decided_by_dfs += "decided_by_presearch" in r.stats
         counts[status] = counts.get(status, 0) + 1
         times.append(dt)
         row = {"seed": seed, "cpsat": status, "seconds": round(dt, 4)}
@@ -89,7 +92,8 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str) ->
         per_deal.append(row)
     decided = counts["solved"] + counts["unsolvable"]
     ref = load_game(game).reference
-    say(f"{game} [{formulation}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
+    pre = f", presearch {presearch} nodes decided {decided_by_dfs}" if presearch else ""
+    say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
         f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
     lo = counts["solved"] / n * 100
@@ -167,6 +171,7 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--formulations", default="auto")
+    ap.add_argument("--presearch", type=int, default=0, help="DFS node budget before CP-SAT (0: pure)")
     ap.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--per-point", type=int, default=5, help="deals per scaling point")
     args = ap.parse_args()
@@ -177,7 +182,7 @@ def main() -> None:
     results = []
     for game in args.games.split(","):
         for form in args.formulations.split(","):
-            results.append(bench_game(game, args.first, args.n, args.limit, form))
+            results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch))
     rows = []
     if args.scaling:
         say("Generalized Black Hole scaling (portable deals, cpsat):")

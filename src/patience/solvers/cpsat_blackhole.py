@@ -474,8 +474,11 @@ def _symmetry_cuts(m: cp_model.CpModel, deal: HoleDeal, leave: list[Any], skip: 
 def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[int], int]:
     """Bounded DFS for one hole and no cell: (winning order or None, longest order seen, nodes used).
 
-    State: cards left per pile and the hole's top rank; dead states are memoised. Moves prefer a card
-    that uncovers another and, among equal ranks, skip piles whose top rank repeats (same-rank symmetry).
+    State: cards left per pile and the hole's top rank; dead states are memoised. Moves prefer taller
+    piles; a pile's last card is not played while a same-rank card tops a taller pile, and of several
+    one-card piles of a rank only one is tried (Wolter's rules, the same swap argument as the cuts); a
+    state is dead when some rank left cannot be reached from the hole through ranks with cards left
+    (Fish's rank-reach prune).
     """
     n = deal.n
     piles: list[list[int]] = []
@@ -486,6 +489,29 @@ def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[in
     rank = deal.rank
     fits_to = [[deal.fits(r, t) for r in range(deal.R + 1)] for t in range(deal.R + 1)]
     height = [len(p) for p in piles]
+    R = deal.R
+    left = [0] * (R + 1)  # cards left per rank
+    for r in rank:
+        left[r] += 1
+    prune = not deal.king_blocks
+
+    def reachable(top: int) -> bool:
+        """Every rank with cards left is reachable from ``top`` through ranks with cards left."""
+        seen_r = 0
+        for step in (1, -1):
+            r = top
+            for _ in range(R - 1):
+                r += step
+                if deal.wrap:
+                    r = (r - 1) % R + 1
+                elif not 1 <= r <= R:
+                    break
+                if not left[r]:
+                    break
+                seen_r += left[r]
+        # A rank may be counted twice when the two walks meet on a cycle: then all are reachable.
+        return seen_r >= n - len(order) - left[top]
+
     order: list[int] = []
     best: list[int] = []
     dead: set[tuple[Any, ...]] = set()
@@ -503,26 +529,34 @@ def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[in
         key = (top, *height)
         if key in dead:
             return False
+        if prune and top and not reachable(top):
+            dead.add(key)
+            return False
         ok = fits_to[top]
         cand = []
-        seen: set[tuple[int, int]] = set()
+        tall: set[int] = set()  # ranks topping a pile of two or more cards
+        for p, h in enumerate(height):
+            if h > 1 and ok[rank[piles[p][h - 1]]]:
+                tall.add(rank[piles[p][h - 1]])
+        lone: set[int] = set()
         for p, h in enumerate(height):
             if h:
                 c = piles[p][h - 1]
                 r = rank[c]
                 if ok[r]:
-                    # Equal (rank, height) piles whose tops match differ only below: keep all but
-                    # collapse exact duplicates of single-card piles.
-                    if h == 1 and (r, 1) in seen:
+                    if h == 1 and (r in tall or r in lone):
                         continue
-                    seen.add((r, h))
-                    cand.append((h == 1, -h, p, c))
+                    if h == 1:
+                        lone.add(r)
+                    cand.append((-h, p, c))
         cand.sort()
-        for _, _, p, c in cand:
+        for _, p, c in cand:
             height[p] -= 1
             order.append(c)
+            left[rank[c]] -= 1
             if rec(rank[c]):
                 return True
+            left[rank[c]] += 1
             order.pop()
             height[p] += 1
             if nodes > max_nodes:
