@@ -114,11 +114,16 @@ def get_solver(name: str) -> Solver:
 
 
 def _pick_auto(rules: RuleSet) -> Solver | None:
-    for name in BACKENDS:
-        solver = get_solver(name)
-        if solver.supports(rules):
+    """The first backend that says it ``prefers`` these rules, else the first that supports them.
+
+    Planning prefers rearrangement games (tableau building); for the rest, registry order decides.
+    """
+    solvers = [get_solver(name) for name in BACKENDS]
+    for solver in solvers:
+        prefers = getattr(solver, "prefers", None)
+        if prefers is not None and prefers(rules):
             return solver
-    return None
+    return next((s for s in solvers if s.supports(rules)), None)
 
 
 def solve(instance: Instance, backend: str = "auto", limits: Limits | None = None) -> Result:
