@@ -172,6 +172,19 @@ class SafeMoves:
         # Dealing onto an empty waste: only a deal ever touches stock and waste, and a won game deals
         # every stock card, so a winning plan's first deal can be moved to the front (Wolter 2014).
         self.deal_first = e.stock_to == "waste"
+        # Blake & Gent 2019, Appendix C (Theorem 1): with red-black building, suit foundations, one pack
+        # and no free cells, a part of a built pile need only move when the card it uncovers can go home.
+        self.partial_rule = (
+            e.build == "alternate-colour"
+            and e.group != "none"
+            and e.fkind == "suits"
+            and e.deck.decks == 1
+            and e.base_rank == 1
+            and not e.fwrap
+            and not e.cells
+            and not e.build_updown
+            and not e.build_wrap
+        )
         n = e.deck.n_codes
         # builders[c]: codes of the cards that could be placed on card c in the tableau.
         self.builders: list[tuple[int, ...]] = [() for _ in range(n)]
@@ -181,6 +194,10 @@ class SafeMoves:
                 for c in e.build_targets(x):
                     acc[c].append(x)
             self.builders = [tuple(b) for b in acc]
+
+    def prune(self, e: Engine, moves: list[Move]) -> list[Move]:
+        """The moves left after the dominances that discard (rather than force) moves."""
+        return _prune_partial(self, e, moves) if self.partial_rule else moves
 
     def find(self, e: Engine, moves: list[Move]) -> Move | None:
         """A deal onto an empty waste, or a foundation move of a tableau/cell card all of whose builders
@@ -207,6 +224,28 @@ class SafeMoves:
             if all(rank[x] == 1 or home[suit[x]] >= rank[x] for x in self.builders[card]):
                 return m
         return None
+
+
+def _prune_partial(self: SafeMoves, e: Engine, moves: list[Move]) -> list[Move]:
+    """Drop tableau moves of part of a built pile whose uncovered card cannot go home now."""
+    rank, suit = e.rank, e.suit
+    home: list[int] | None = None
+    out = []
+    for m in moves:
+        if m[0] == TABLEAU and m[2] == TABLEAU:
+            p = e.piles[m[1]]
+            start = len(p) - m[4]
+            if start > e.down[m[1]]:  # the card under the group is face up: a partial move
+                under = p[start - 1]
+                if home is None:
+                    home = [0] * e.deck.suits
+                    for f in e.found:
+                        if f:
+                            home[suit[f[-1]]] = rank[f[-1]]
+                if home[suit[under]] != rank[under] - 1:
+                    continue
+        out.append(m)
+    return out
 
 
 def safe_foundation_move(e: Engine, moves: list[Move]) -> Move | None:

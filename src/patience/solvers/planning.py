@@ -31,7 +31,7 @@ import itertools
 import marshal
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Engine, Move, unsupported
@@ -47,11 +47,12 @@ MODES = ("greedy", "astar", "anytime")
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How to search: mode (greedy / astar / anytime) and the weight of weighted A*."""
+    """How to search: mode (greedy / astar / anytime), the weight of weighted A*, tie-breaking."""
 
     mode: str = "greedy"
     weight: float = 1.0
     safe_moves: bool = True
+    lifo: bool = False  # among equal priorities expand the newest node first (default: the oldest)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -168,7 +169,8 @@ def search(
         return marshal.dumps(e.key(), 2)
 
     tree = _Tree(e)
-    tie = itertools.count()  # tie-break so the heap never compares nodes (networkx A* habit)
+    # Tie-break so the heap never compares nodes (networkx A* habit): oldest or newest first among equals.
+    tie = itertools.count(0, -1) if cfg.lifo else itertools.count()
     seen: dict[bytes, int] = {}  # canonical key -> node id of the best path found to it
     dead: set[int] = set()  # nodes superseded by a shorter path to the same state
     best: list[Move] | None = None
@@ -208,6 +210,8 @@ def search(
             if sm is not None:
                 moves = [sm]
                 stats["safe_moves"] += 1
+            else:
+                moves = safe.prune(e, moves)
         g1 = g + 1
         found_goal = False
         for m in moves:
@@ -269,10 +273,11 @@ def moves_to_json(instance: Instance, moves: list[Move]) -> tuple[dict[str, Any]
 
 
 class PlanningSolver:
-    """Backend ``planning``: heuristic state-space search (default: greedy, then anytime improvement).
+    """Backend ``planning``: heuristic state-space search.
 
-    ``mode="auto"`` runs greedy best-first search for a first plan (or a proof of unsolvability), then
-    spends up to ``improve`` of the remaining time on anytime weighted A* to shorten it.
+    ``mode="auto"`` runs greedy best-first search (FIFO ties for half the time limit, then LIFO ties)
+    for a first plan or a proof of unsolvability, then spends ``improve`` (a fraction, default 0) of the
+    remaining time on anytime weighted A* to shorten the plan. Other modes run one :func:`search`.
     """
 
     name = "planning"
@@ -296,7 +301,22 @@ class PlanningSolver:
         """Search within the limits; moves come back as JSON objects (validated by ``base.solve``)."""
         mode = "greedy" if self.mode == "auto" else self.mode
         cfg = SearchConfig(mode, self.weight if mode != "greedy" else 1.0)
-        status, plan, stats = search(instance, limits, cfg)
+        if self.mode == "auto":
+            # A small portfolio: greedy with FIFO ties for half the time, then with LIFO ties (on MS
+            # FreeCell 1-1000 each solves deals the other gets lost on; either one running dry proves
+            # the deal unsolvable).
+            first = replace(limits, seconds=limits.seconds / 2)
+            status, plan, stats = search(instance, first, cfg)
+            if status is Status.UNKNOWN and not stats.get("memory_out"):
+                left = Limits(limits.seconds - stats["seconds"], limits.nodes, limits.memory_mb)
+                status, plan, stats2 = search(instance, left, replace(cfg, lifo=True))
+                stats2["expansions"] += stats["expansions"]
+                stats2["generated"] += stats["generated"]
+                stats2["seconds"] += stats["seconds"]
+                stats2["restarts"] = 1
+                stats = stats2
+        else:
+            status, plan, stats = search(instance, limits, cfg)
         stats["mode"] = MODES.index(mode)
         if self.mode == "auto" and self.improve > 0 and plan:
             left = limits.seconds - stats["seconds"]
