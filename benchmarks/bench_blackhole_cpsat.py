@@ -91,7 +91,7 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str, pr
                 disagree.append(seed)
         per_deal.append(row)
     decided = counts["solved"] + counts["unsolvable"]
-    ref = load_game(game).reference
+    ref = load_game(game).file.reference
     pre = f", presearch {presearch} nodes decided {decided_by_dfs}" if presearch else ""
     say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
@@ -99,7 +99,7 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str, pr
     lo = counts["solved"] / n * 100
     hi = (counts["solved"] + counts["unknown"]) / n * 100
     say(f"  win rate {lo:.1f}%" + (f" (up to {hi:.1f}% with unknowns)" if hi > lo else "")
-        + f"; published {ref.win_rate}% ({ref.source.split(';')[0]})")  # fmt: skip
+        + f"; published {ref.win_rate}% ({ref.source.split(',')[0]})")  # fmt: skip
     if have_peer:
         both = [r for r in per_deal if r["bhs"] != "unknown" and r["cpsat"] != "unknown"]
         agree = sum(r["bhs"] == r["cpsat"] for r in both)
@@ -115,18 +115,22 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str, pr
 
 
 def scaling(limit: float, per_point: int) -> list[dict]:
-    """Generalized Black Hole: solve time against deck size (suits x ranks) and pile height."""
+    """Generalized All in a Row (S x R cards, no start card): solve time against deck size and pile height.
+
+    All in a Row rather than Black Hole so that every deck size below divides into piles of 2, 3, 4, 6.
+    """
     solver = CpSatBlackHole(max_cards=False)
     rows = []
-    for suits, ranks in ((2, 8), (3, 8), (4, 8), (4, 13), (5, 13), (6, 13), (6, 20), (8, 20)):
-        n = suits * ranks - 1
-        for height in (2, 3, 5):
+    for suits, ranks in ((2, 6), (3, 8), (4, 9), (4, 12), (5, 12), (6, 12)):
+        n = suits * ranks
+        for height in (2, 3, 4, 6):
             if n % height:
                 continue
             piles = n // height
             ts, won, unknown = [], 0, 0
             for seed in range(1, per_point + 1):
-                inst = deal("black-hole", seed, "portable", {"suits": suits, "ranks": ranks, "piles": piles})
+                sets = {"suits": suits, "ranks": ranks, "piles": piles}
+                inst = deal("all-in-a-row", seed, "portable", sets)
                 t = time.perf_counter()
                 r = solver.solve(inst, Limits(seconds=limit))
                 ts.append(time.perf_counter() - t)
@@ -157,7 +161,7 @@ def plot(rows: list[dict], path: Path) -> bool:
     ax.set_xlabel("tableau cards")
     ax.set_ylabel("median solve seconds (cpsat)")
     ax.set_yscale("log")
-    ax.set_title("Generalized Black Hole: CP-SAT time vs deck size")
+    ax.set_title("Generalized All in a Row: CP-SAT time vs deck size")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -180,12 +184,12 @@ def main() -> None:
     say(f"# bench_blackhole_cpsat {' '.join(sys.argv[1:])}")
     say(f"# {time.ctime()}, {os.cpu_count()} cpus, load average at start {os.getloadavg()}")
     results = []
-    for game in args.games.split(","):
+    for game in filter(None, args.games.split(",")):
         for form in args.formulations.split(","):
             results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch))
     rows = []
     if args.scaling:
-        say("Generalized Black Hole scaling (portable deals, cpsat):")
+        say(f"Generalized All in a Row scaling (portable deals 1..{args.per_point}, limit {args.limit:g}s):")
         rows = scaling(args.limit, args.per_point)
         table = OUT / "blackhole_scaling.csv"
         keys = list(rows[0])
