@@ -111,3 +111,11 @@ def test_solve_json_has_status_and_instance() -> None:
     data = json.loads(out)
     assert code == 0
     assert data["status"] == "unsupported" and len(data["instance"]) == 64
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "dfs"])
+def test_solve_lost_black_hole_reports_max_cards(backend: str) -> None:
+    """PySol Black Hole #1 is lost (black-hole-solver agrees); both backends prove it and print the best."""
+    code, out, _ = run("solve", "black-hole:1", "-g", "pysol", "--backend", backend, "--limit", "20s")
+    assert code == 0
+    assert "UNSOLVABLE" in out and "at most 3 cards can be removed" in out

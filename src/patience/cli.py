@@ -297,7 +297,7 @@ def solve_cmd(
         if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE:
             best, bound = result.stats["max_cards_removed"], result.stats.get("max_cards_bound")
             line += f"; at most {best:g} cards can be removed"
-            if bound != best:
+            if bound is not None and bound != best:
                 line += f" (proven bound {bound:g})"
         click.echo(line)
         if why is not None:
