@@ -247,7 +247,9 @@ class DfsSolver:
             return Result(Status.SOLVED, _to_json(instance, moves), stats, self.name)
         if complete:
             if exact_max:
-                stats["max_cards_removed"] = stats["best_foundation"]
+                # Cards moved home during play: the dealt foundation cards (Black Hole's AS) do not count.
+                dealt_home = sum(len(p) for p in instance.layout.foundations)
+                stats["max_cards_removed"] = stats["best_foundation"] - dealt_home
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         message = {"memory": "memory out", "nodes": "node limit", "time": "time limit"}.get(stop, stop)
         return Result(Status.UNKNOWN, None, stats, self.name, message)
