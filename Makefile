@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/patience deal black-hole --seed 1 --generator pysol -o /tmp/patience-demo-bh1.json
 	$(BIN)/patience show /tmp/patience-demo-bh1.json --moves
+	$(BIN)/patience solve /tmp/patience-demo-bh1.json --limit 10s
+	$(BIN)/patience solve black-hole:2 --generator pysol --limit 10s -o /tmp/patience-demo-bh2-solution.json
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
