@@ -21,7 +21,7 @@ def test_estimate_then_resume(fake_backends, tmp_path):
     db = tmp_path / "r.sqlite"
     r = run("estimate", "black-hole", "-n", 20, "-b", "tinydfs", "--limit", "5s", "-j", 2, "--db", db, *TINY)
     assert r.exit_code == 0, r.output
-    assert "20 deals (seeds 1..20, portable)" in r.output and "20 solved now" in r.output
+    assert "20 deals (seeds 1..20, portable)" in r.output and "20 run now" in r.output
     assert "conservative Wilson 95%" in r.output and "time per deal: p50" in r.output
     r = run(
         "estimate",

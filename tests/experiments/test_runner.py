@@ -118,7 +118,7 @@ def test_kill_9_then_resume_loses_no_finished_result(tmp_path):
     after = _stored(db)
     assert sorted(after) == list(range(1, n + 1))  # every deal once (the key forbids duplicates)
     assert all(after[s] == before[s] for s in before)  # finished results kept as they were
-    assert f"{n - len(before)} solved now" in done.stdout
+    assert f"{n - len(before)} run now" in done.stdout
 
     fakes.register()
     try:

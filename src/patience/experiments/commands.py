@@ -253,7 +253,7 @@ def estimate(
     rules = "".join(f" {k}={v}" for k, v in sorted(overrides.items()))
     click.echo(
         f"{name}{rules}: {summ.n} deals (seeds {seed}..{seed + count - 1}, {generator}), backend {backend}, "
-        f"limit {limit_s:g}s; {new} solved now in {wall:.1f}s with {ex.workers} {ex.name} worker(s), "
+        f"limit {limit_s:g}s; {new} run now in {wall:.1f}s with {ex.workers} {ex.name} worker(s), "
         f"{summ.n - new} from {db}"
     )
     others = {k: v for k, v in summ.counts.items() if k not in ("solved", "unsolvable", "unknown")}
