@@ -33,6 +33,7 @@ __all__ = [
     "Engine",
     "Move",
     "MoveError",
+    "moves_to_json",
     "unsupported",
 ]
 
@@ -670,6 +671,16 @@ class Engine:
         if self.group == "none" or self.build == "none":
             return False
         return all(self._in_sequence(p[k], p[k - 1]) for k in range(1, len(p)))
+
+
+def moves_to_json(instance: Instance, moves: Iterable[Move]) -> tuple[dict[str, Any], ...]:
+    """DESIGN section 5 JSON moves, read off a fresh engine as ``moves`` are replayed from the start."""
+    e = Engine(instance)
+    out = []
+    for m in moves:
+        out.append(e.move_to_json(m))
+        e.apply(m)
+    return tuple(out)
 
 
 def _loc(area: int, index: int, width: int) -> str:

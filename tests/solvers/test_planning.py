@@ -138,7 +138,7 @@ def test_anytime_keeps_incumbent_when_time_runs_out() -> None:
 
 
 def _json(inst, plan):
-    from patience.solvers.planning import moves_to_json
+    from patience.engine import moves_to_json
 
     return moves_to_json(inst, plan)
 

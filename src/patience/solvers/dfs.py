@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from ..engine import Engine, Move, unsupported
+from ..engine import Engine, Move, moves_to_json, unsupported
 from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
@@ -244,7 +244,7 @@ class DfsSolver:
             )
         stats["seconds"] = time.perf_counter() - t0
         if won:
-            return Result(Status.SOLVED, _to_json(instance, moves), stats, self.name)
+            return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
         if complete:
             if exact_max:
                 # Cards moved home during play: the dealt foundation cards (Black Hole's AS) do not count.
@@ -253,13 +253,3 @@ class DfsSolver:
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         message = {"memory": "memory out", "nodes": "node limit", "time": "time limit"}.get(stop, stop)
         return Result(Status.UNKNOWN, None, stats, self.name, message)
-
-
-def _to_json(instance: Instance, moves: list[Move]) -> tuple[dict, ...]:
-    """Moves as DESIGN section 5 JSON objects, read on a fresh engine as they are replayed."""
-    e = Engine(instance)
-    out = []
-    for m in moves:
-        out.append(e.move_to_json(m))
-        e.apply(m)
-    return tuple(out)

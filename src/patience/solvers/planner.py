@@ -19,11 +19,11 @@ import time
 import warnings
 from pathlib import Path
 
+from ..engine import moves_to_json
 from ..instance import Instance
 from ..pddl import PddlError, export, plan_to_moves, unsupported_reason
 from ..rules import RuleSet
 from .base import Limits, Result, Status
-from .planning import moves_to_json
 
 __all__ = ["ExternalPlanner", "available_engines"]
 

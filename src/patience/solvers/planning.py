@@ -32,9 +32,8 @@ import marshal
 import os
 import time
 from dataclasses import dataclass, replace
-from typing import Any
 
-from ..engine import Engine, Move, unsupported
+from ..engine import Engine, Move, moves_to_json, unsupported
 from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
@@ -260,16 +259,6 @@ def _finish(stats: dict[str, float], t0: float, length: int, tree: _Tree) -> dic
     stats["nodes"] = stats["expansions"]
     stats["seconds"] = time.perf_counter() - t0
     return stats
-
-
-def moves_to_json(instance: Instance, moves: list[Move]) -> tuple[dict[str, Any], ...]:
-    """DESIGN section 5 JSON moves, read off a fresh engine as the plan is replayed from the start."""
-    e = Engine(instance)
-    out = []
-    for m in moves:
-        out.append(e.move_to_json(m))
-        e.apply(m)
-    return tuple(out)
 
 
 class PlanningSolver:
