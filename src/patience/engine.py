@@ -645,7 +645,7 @@ class Engine:
                 return True
             # A whole pile onto an empty pile: legal when the group may move and the space takes it.
             if src == TABLEAU and 0 <= si < len(self.piles) and si != di and cnt == len(self.piles[si]):
-                return self._whole_pile_movable(si) and self._space_open(src)
+                return self._whole_pile_movable(si)
             return False
         if dst == CELL and 0 <= di < len(self.cells) and self.cells[di] == EMPTY:
             if src == CELL:  # cell to cell: legal, and a no-op up to cell order
@@ -657,12 +657,11 @@ class Engine:
             return (src, si, dst, first, cnt) in legal
         return False
 
-    def _space_open(self, src: int) -> bool:
-        """May a tableau card fill a space now (Canfield: not while the reserve must fill it)?"""
-        return not (self.empty_policy == "reserve-first" and self.reserve)
-
     def _whole_pile_movable(self, i: int) -> bool:
-        """True when all of pile ``i`` may move as one unit onto an empty pile."""
+        """True when all of pile ``i`` may move as one unit onto an empty pile.
+
+        ``_accepts_empty`` also refuses while Canfield's reserve must fill spaces.
+        """
         p = self.piles[i]
         if not p or self.down[i] or not self._accepts_empty(p[0]):
             return False

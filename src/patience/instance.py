@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, CardError, Deck
+from .cards import Card, CardError, Deck, parse_card
 from .rules import Game, RuleError, RuleSet, load_game
 
 __all__ = [
@@ -179,8 +180,6 @@ class Instance:
         data = self.to_json()
         text = json.dumps(data, indent=2)
         # Keep each pile on one line: collapse innermost lists of card strings.
-        import re
-
         return (
             re.sub(
                 r"\[\s+((?:\"[^\"]*\"|null)(?:,\s+(?:\"[^\"]*\"|null))*)\s+\]",
@@ -362,24 +361,14 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
         raise InstanceError(f"layout: missing card(s) {shown}{more}")
 
 
-def _fits(deck: Deck, text: str) -> bool:
-    try:
-        deck.parse(text)
-        return True
-    except CardError:
-        return False
-
-
-def _clamp(deck: Deck, text: str) -> Card:
-    """A hole's start card outside a generalized deck becomes the same rank of the last suit."""
-    from .cards import parse_card
-
+def _start_card(deck: Deck, text: str) -> Card:
+    """A hole's start card; outside a generalized deck it becomes the same rank of the last suit."""
     c = parse_card(text)
-    return Card(min(c.rank, deck.ranks), min(c.suit, deck.suits - 1))
+    return c if deck.contains(c) else Card(min(c.rank, deck.ranks), min(c.suit, deck.suits - 1))
 
 
 def hole_start_cards(rules: RuleSet) -> list[Card]:
     """The cards the rules put on the holes before the deal (clamped into generalized decks)."""
     d = rules.deck
     deck = Deck(d.suits, d.ranks, d.decks)
-    return [deck.parse(s) if _fits(deck, s) else _clamp(deck, s) for s in rules.foundations.start]
+    return [_start_card(deck, s) for s in rules.foundations.start]
