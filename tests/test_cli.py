@@ -107,7 +107,7 @@ def test_solution_for_another_instance_exits_2(tmp_path: Path) -> None:
 
 
 def test_solve_json_has_status_and_instance() -> None:
-    code, out, _ = run("solve", "gaps:1", "--json", "--limit", "1s")
+    code, out, _ = run("solve", "gaps:1", "--set", "decks=2", "--json", "--limit", "1s")
     data = json.loads(out)
     assert code == 0
     assert data["status"] == "unsupported" and len(data["instance"]) == 64

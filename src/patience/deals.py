@@ -43,8 +43,9 @@ a round robin; see :func:`_solvitaire_tableau`). A random foundation base (Canfi
 
 from __future__ import annotations
 
+import hashlib
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card, Deck, parse_card
 from .instance import Instance, InstanceError, Layout, hole_start_cards
@@ -54,6 +55,7 @@ __all__ = [
     "GENERATORS",
     "DealError",
     "deal",
+    "gaps_redeal_shuffle",
     "layout_from_order",
     "mt19937",
     "portable_order",
@@ -67,6 +69,7 @@ GENERATORS: dict[str, str] = {
     "solvitaire": "the deal of Solvitaire's --random SEED (games Solvitaire knows)",
 }
 
+T = TypeVar("T")
 _U32 = 2**32
 _MS_MAX = 2**33 - 1
 _PYSOL_MAX = 2**64 - 1
@@ -88,7 +91,7 @@ def mt19937(seed: int) -> random.Random:
     return rng
 
 
-def shuffle_mt(cards: list[Card], seed: int) -> list[Card]:
+def shuffle_mt(cards: list[T], seed: int) -> list[T]:
     """Shuffle a copy of ``cards`` with mt19937(seed) and the bucket draw of the module docstring."""
     rng = mt19937(seed)
     out = list(cards)
@@ -100,6 +103,21 @@ def shuffle_mt(cards: list[Card], seed: int) -> list[Card]:
                 break
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def gaps_redeal_seed(instance_sha: str, k: int) -> int:
+    """Seed of the ``k``-th (1-based) Gaps redeal of a deal: the first 32 bits of
+    sha256("<instance sha256>:gaps-redeal:<k>"), so a redeal is fixed by the deal itself and replays."""
+    return int(hashlib.sha256(f"{instance_sha}:gaps-redeal:{k}".encode()).hexdigest()[:8], 16)
+
+
+def gaps_redeal_shuffle(instance_sha: str, k: int, cards: list[T]) -> list[T]:
+    """The order in which the ``k``-th Gaps redeal lays out ``cards`` (given in deck code order).
+
+    Redeals are part of the deal, not a player's choice: the shuffle is :func:`shuffle_mt` seeded by
+    :func:`gaps_redeal_seed`, so every backend and the validator see the same cards.
+    """
+    return shuffle_mt(cards, gaps_redeal_seed(instance_sha, k))
 
 
 def _check_seed(seed: Any, low: int, high: int, generator: str) -> int:

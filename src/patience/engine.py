@@ -11,7 +11,9 @@ pile, free cell or foundation is offered for the first empty one only, and a who
 onto an empty pile (both leave a state equal up to the order of piles/cells). The validator in
 :mod:`patience.validate` accepts any empty target, so it checks strictly more than this generates.
 
-Gaps games use the ``grid`` area; their redeals are not supported yet (see :func:`unsupported`).
+Gaps games use the ``grid`` area. When no gap can be filled and redeals remain, the only move is
+:data:`REDEAL`: the cards not in sequence from the left of each row are gathered and laid out again in
+the seeded order of :func:`patience.deals.gaps_redeal_shuffle`, one gap right after each row's sequence.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from .cards import Deck, colour_of_suit
+from .deals import gaps_redeal_shuffle
 from .instance import Instance
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "STOCK",
     "WASTE",
     "GRID",
+    "REDEAL",
     "Engine",
     "Move",
     "MoveError",
@@ -46,6 +50,8 @@ Move = tuple[int, int, int, int, int]
 """``(src_area, src_index, dst_area, dst_index, count)``; stock deals use index -1 for 'every pile'."""
 
 EMPTY = -1  # an empty free cell or a gap
+REDEAL: Move = (GRID, -1, GRID, -1, 1)
+"""The Gaps redeal (gather the cards out of sequence, lay them out again in the deal's seeded order)."""
 
 
 class MoveError(ValueError):
@@ -55,8 +61,6 @@ class MoveError(ValueError):
 def unsupported(rules: Any) -> list[str]:
     """Rule features this engine does not implement yet (solvers answer UNSUPPORTED for them)."""
     out = []
-    if rules.gaps.rows and rules.gaps.redeals:
-        out.append("gaps redeals")
     if rules.gaps.rows and rules.deck.decks > 1:
         out.append("gaps with several decks")
     return out
@@ -96,7 +100,7 @@ class Engine:
         self.waste: list[int] = [code(c) for c in lay.waste]
         self.grid: list[int] = [EMPTY if c is None else code(c) for row in lay.grid for c in row]
         self.redeals_used = 0
-        self._undo: list[tuple[Move, int]] = []  # (move, flipped-or-extra)
+        self._undo: list[tuple[Move, Any]] = []  # (move, flipped-or-extra, or the grid before a redeal)
         # Rule features, flattened into attributes ------------------------------------------------
         t, f = rules.tableau, rules.foundations
         self.build = t.build
@@ -118,6 +122,8 @@ class Engine:
         self.max_redeals = rules.stock.redeals
         self.reserve_stacked = rules.reserve.stacked
         self.rows = rules.gaps.rows
+        self.gaps_redeals = rules.gaps.redeals
+        self._sha = ""  # the instance's sha256, computed at the first redeal (it seeds the shuffles)
         self.fixed_suit_twos = rules.gaps.first_column == "fixed-suit"
         # Suits matter unless neither tableau nor foundations look at them (Black Hole family).
         self._onto: list[frozenset[int] | None] = [None] * n  # build_targets cache
@@ -238,7 +244,10 @@ class Engine:
     def legal_moves(self) -> list[Move]:
         """All legal moves from the current state, up to symmetry of empty targets."""
         if self.rows:
-            return self._gaps_moves()
+            moves = self._gaps_moves()
+            if not moves and self.redeals_used < self.gaps_redeals and not self.is_won():
+                return [REDEAL]
+            return moves
         if self.hole_only:
             return self._hole_moves()
         moves: list[Move] = []
@@ -403,6 +412,33 @@ class Engine:
             moves.append((GRID, where[succ], GRID, g, 1))
         return moves
 
+    def gaps_sequence(self, row: int) -> int:
+        """Length of the run 2, 3, ... of one suit at the left of Gaps row ``row`` (0 if none)."""
+        base, grid = row * self.R, self.grid
+        first = grid[base]
+        if first == EMPTY or self.rank[first] != 2:
+            return 0
+        k = 1
+        while k < self.R - 1 and grid[base + k] == first + k:  # same suit, next rank: code + 1
+            k += 1
+        return k
+
+    def _redeal(self) -> None:
+        """Gather the cards out of sequence and lay them out again, a gap after each row's sequence."""
+        R, grid = self.R, self.grid
+        runs = [self.gaps_sequence(r) for r in range(self.rows)]
+        keep = {r * R + k for r, n in enumerate(runs) for k in range(n)}
+        loose = sorted(c for i, c in enumerate(grid) if c != EMPTY and i not in keep)
+        if not self._sha:
+            self._sha = self.instance.sha256
+        self.redeals_used += 1
+        order = iter(gaps_redeal_shuffle(self._sha, self.redeals_used, loose))
+        for r, n in enumerate(runs):
+            base = r * R
+            grid[base + n] = EMPTY
+            for k in range(n + 1, R):
+                grid[base + k] = next(order)
+
     # Apply / undo --------------------------------------------------------------------------------
     def apply(self, move: Move) -> None:
         """Play ``move`` (assumed legal); remember how to undo it."""
@@ -423,8 +459,12 @@ class Engine:
             self.waste.clear()
             self.redeals_used += 1
         elif src == GRID:
-            self.grid[di] = self.grid[si]
-            self.grid[si] = EMPTY
+            if si < 0:
+                extra = tuple(self.grid)
+                self._redeal()
+            else:
+                self.grid[di] = self.grid[si]
+                self.grid[si] = EMPTY
         else:
             # Take the cards.
             if src == TABLEAU:
@@ -475,8 +515,12 @@ class Engine:
             self.redeals_used -= 1
             return
         if src == GRID:
-            self.grid[si] = self.grid[di]
-            self.grid[di] = EMPTY
+            if si < 0:
+                self.grid[:] = extra
+                self.redeals_used -= 1
+            else:
+                self.grid[si] = self.grid[di]
+                self.grid[di] = EMPTY
             return
         if dst == TABLEAU:
             p = self.piles[di]
@@ -586,7 +630,7 @@ class Engine:
         if src == FOUNDATION:
             return self.found[si][-cnt]
         if src == GRID:
-            return self.grid[si]
+            return self.grid[si] if si >= 0 else None
         if src == STOCK and cnt == 1 and dst != TABLEAU:
             return self.stock[-1]
         return None
@@ -594,6 +638,8 @@ class Engine:
     def move_to_json(self, move: Move) -> dict[str, Any]:
         """DESIGN section 5 form of a move, read before the move is applied."""
         src, si, dst, di, cnt = move
+        if move == REDEAL:
+            return self._redeal_to_json()
         out: dict[str, Any] = {}
         card = self.moved_card(move)
         if card is not None:
@@ -602,6 +648,19 @@ class Engine:
         out["to"] = _loc(dst, di, self.R)
         out["count"] = cnt
         return out
+
+    def _redeal_to_json(self) -> dict[str, Any]:
+        """A redeal with what it gathers and the grid it leaves, so a reader can follow the solution."""
+        kept = sum(self.gaps_sequence(r) for r in range(self.rows))
+        self.apply(REDEAL)
+        k, text, R = self.redeals_used, self.deck.text, self.R
+        grid = [
+            [None if c == EMPTY else text(self.deck.card(c)) for c in self.grid[r * R : (r + 1) * R]]
+            for r in range(self.rows)
+        ]
+        self.undo()
+        count = self.n_cards - self.deck.decks * self.deck.suits - kept
+        return {"from": "grid", "to": "grid", "count": count, "redeal": k, "grid": grid}
 
     def move_from_json(self, data: dict[str, Any]) -> Move:
         """Parse a JSON move against the current state (checks its card, not its legality)."""
@@ -613,7 +672,7 @@ class Engine:
         cnt = data.get("count", 1)
         if not isinstance(cnt, int) or cnt < 1:
             raise MoveError(f"bad move {data!r}: count must be a positive integer")
-        move = (src, si, dst, di, cnt)
+        move = REDEAL if src == GRID and si < 0 else (src, si, dst, di, cnt)
         if "card" in data:
             try:
                 actual = self.moved_card(move)
@@ -694,6 +753,8 @@ def _parse_loc(text: str, width: int) -> tuple[int, int]:
     parts = text.split(":")
     area = AREA_NAMES.index(parts[0])
     if area == GRID:
+        if len(parts) == 1:
+            return REDEAL[:2]
         return area, int(parts[1]) * width + int(parts[2])
     if len(parts) == 1:
         return area, (-1 if area == TABLEAU else 0)

@@ -366,6 +366,12 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any], where: str = "rul
         if parts[-1] not in node:
             raise RuleError(f"{where}.{key}: unknown parameter (try one of {_known()})")
         node[parts[-1]] = _coerce(value)
+    # Gaps: one row per suit and deck, so a deck override carries the row count along unless given.
+    given = {SHORT_NAMES.get(k, k) for k in overrides}
+    if data["gaps"]["rows"] and "gaps.rows" not in given and given & {"deck.suits", "deck.decks"}:
+        deck = data["deck"]
+        if isinstance(deck.get("suits"), int) and isinstance(deck.get("decks"), int):
+            data["gaps"]["rows"] = deck["suits"] * deck["decks"]
     try:
         new = msgspec.convert(data, type=RuleSet)
     except msgspec.ValidationError as err:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, CardError, Deck
+from .deals import gaps_redeal_shuffle
 from .instance import Instance
 
 __all__ = ["SOLUTION_FORMAT", "Report", "SolutionError", "load_solution", "replay", "solution_json"]
@@ -87,6 +88,7 @@ class _Board:
 
     def __init__(self, inst: Instance) -> None:
         self.rules = inst.rules
+        self.inst = inst
         d = inst.rules.deck
         self.deck = Deck(d.suits, d.ranks, d.decks)
         lay = inst.layout
@@ -200,7 +202,7 @@ class _Board:
     def play(self, m: dict[str, Any]) -> None:
         if not isinstance(m, dict):
             raise Illegal("move format", "a move is a JSON object")
-        unknown = set(m) - {"card", "from", "to", "count"}
+        unknown = set(m) - {"card", "from", "to", "count", "redeal", "grid"}
         if unknown:
             raise Illegal("move format", f"unknown key {sorted(unknown)[0]!r}")
         src, dst = m.get("from"), m.get("to")
@@ -214,6 +216,9 @@ class _Board:
         self._reserve_first(sa, si, da, di)
         if sa == "stock" or (sa == "waste" and da == "stock"):
             self._stock_move(sa, da, di, cnt)
+            return
+        if sa == "grid" and not si:
+            self._gaps_redeal(m, da, di)
             return
         if sa == "grid":
             self._gaps_move(m, si, da, di)
@@ -397,6 +402,59 @@ class _Board:
         self.grid[r1][c1] = card
         self.grid[r0][c0] = None
 
+    def _gaps_fillable(self) -> bool:
+        """Can some gap be filled? (a 2 exists for a first-column gap; a card below a King is left of it)"""
+        fixed = self.rules.gaps.first_column == "fixed-suit"
+        twos = [c for row in self.grid for c in row if c is not None and c.rank == 2]
+        for r, row in enumerate(self.grid):
+            for c, card in enumerate(row):
+                if card is not None:
+                    continue
+                if c == 0:
+                    if any(not fixed or t.suit == r % self.deck.suits for t in twos):
+                        return True
+                elif row[c - 1] is not None and row[c - 1].rank < self.deck.ranks:
+                    return True
+        return False
+
+    def _gaps_redeal(self, m: dict[str, Any], da: str, di: list[int]) -> None:
+        if not self.grid:
+            raise Illegal("gaps", "this game has no grid")
+        if da != "grid" or di:
+            raise Illegal("move format", "a Gaps redeal goes from 'grid' to 'grid'")
+        allowed = self.rules.gaps.redeals
+        if self.redeals >= allowed:
+            raise Illegal("gaps.redeals", f"{allowed} redeal(s) allowed, all used")
+        if self._gaps_fillable():
+            raise Illegal("gaps.redeals", "a redeal is allowed only when no gap can be filled")
+        # Each row keeps its run 2, 3, ... of one suit from the left; every other card is gathered.
+        kept = [_gaps_run(row) for row in self.grid]
+        loose = sorted(
+            (c for row, n in zip(self.grid, kept, strict=True) for c in row[n:] if c is not None),
+            key=lambda c: (c.suit, c.rank),  # deck code order
+        )
+        if not loose:
+            raise Illegal("gaps.redeals", "every card is in sequence; there is nothing to redeal")
+        if "count" in m and m["count"] != len(loose):
+            raise Illegal("move count", f"the redeal gathers {len(loose)} cards, not {m['count']}")
+        self.redeals += 1
+        if "redeal" in m and m["redeal"] != self.redeals:
+            raise Illegal("gaps.redeals", f"this is redeal {self.redeals}, not {m['redeal']}")
+        order = iter(gaps_redeal_shuffle(self.inst.sha256, self.redeals, loose))
+        self.grid = [
+            row[:n] + [None] + [next(order) for _ in row[n + 1 :]]
+            for row, n in zip(self.grid, kept, strict=True)
+        ]
+        if "grid" in m:
+            recorded = m["grid"]
+            actual = [[None if c is None else self._t(c) for c in row] for row in self.grid]
+            try:
+                same = [[None if c is None else self._t(self.deck.parse(c)) for c in row] for row in recorded]
+            except (CardError, TypeError, AttributeError):
+                raise Illegal("move format", "bad 'grid' in a redeal") from None
+            if same != actual:
+                raise Illegal("gaps.redeals", f"the recorded grid is not the deal's redeal {self.redeals}")
+
     # Result ------------------------------------------------------------------------------------
     def home(self) -> int:
         return sum(len(f) for f in self.found)
@@ -413,6 +471,17 @@ class _Board:
                     return False
             return True
         return self.home() == self.deck.size
+
+
+def _gaps_run(row: list[Card | None]) -> int:
+    """How many cards at the left of a Gaps row run 2, 3, ... in one suit."""
+    n = 0
+    while n < len(row) - 1:
+        c = row[n]
+        if c is None or c.rank != n + 2 or c.suit != row[0].suit:  # type: ignore[union-attr]
+            break
+        n += 1
+    return n
 
 
 def _split(loc: str) -> tuple[str, list[int]]:

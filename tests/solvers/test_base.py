@@ -54,6 +54,6 @@ def test_unvalidated_win_becomes_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert solve(inst, "liar").status is Status.ERROR
 
 
-def test_engine_gaps_redeals_unsupported() -> None:
-    result = solve(deal("gaps", 1), "auto", Limits(seconds=1))
-    assert result.status is Status.UNSUPPORTED and "gaps redeals" in result.message
+def test_engine_gaps_several_decks_unsupported() -> None:
+    result = solve(deal("gaps", 1, overrides={"decks": 2}), "auto", Limits(seconds=1))
+    assert result.status is Status.UNSUPPORTED and "several decks" in result.message
