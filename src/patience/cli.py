@@ -294,7 +294,8 @@ def solve_cmd(
             line += f", {len(result.solution)} moves"
         if result.message:
             line += f" - {result.message}"
-        if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE:
+        removes_cards = inst.rules.n_foundations > 0  # not Gaps: nothing leaves its grid
+        if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE and removes_cards:
             best, bound = result.stats["max_cards_removed"], result.stats.get("max_cards_bound")
             line += f"; at most {best:g} cards can be removed"
             if bound is not None and bound != best:
