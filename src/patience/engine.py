@@ -99,6 +99,10 @@ class Engine:
         self.stock: list[int] = [code(c) for c in lay.stock]
         self.waste: list[int] = [code(c) for c in lay.waste]
         self.grid: list[int] = [EMPTY if c is None else code(c) for row in lay.grid for c in row]
+        # Gaps: where each card code lies, and the gap cells, kept in step with ``grid`` by apply/undo.
+        self.where: list[int] = [-1] * n
+        self.gap_cells: list[int] = []
+        self._index_grid()
         self.redeals_used = 0
         self._undo: list[tuple[Move, Any]] = []  # (move, flipped-or-extra, or the grid before a redeal)
         # Rule features, flattened into attributes ------------------------------------------------
@@ -389,27 +393,27 @@ class Engine:
                 moves.extend((0, i, 1, fi, 1) for i, p in enumerate(piles) if p)
         return moves
 
+    def _index_grid(self) -> None:
+        """Recompute ``where`` and ``gap_cells`` from ``grid`` (after a deal or a redeal)."""
+        self.gap_cells = [i for i, c in enumerate(self.grid) if c == EMPTY]
+        for i, c in enumerate(self.grid):
+            if c != EMPTY:
+                self.where[c] = i
+
     def _gaps_moves(self) -> list[Move]:
         """Gaps: fill a gap with the same-suit successor of its left neighbour (a 2 in column 0)."""
-        R, grid, rank, suit = self.R, self.grid, self.rank, self.suit
-        width = R
-        where = {c: i for i, c in enumerate(grid) if c != EMPTY}  # fine: codes unique in one deck
+        R, grid, where = self.R, self.grid, self.where
         moves: list[Move] = []
-        for g, c in enumerate(grid):
-            if c != EMPTY:
-                continue
-            col = g % width
-            if col == 0:
-                row = g // width
-                for code, pos in where.items():
-                    if rank[code] == 2 and (not self.fixed_suit_twos or suit[code] == row % self.deck.suits):
-                        moves.append((GRID, pos, GRID, g, 1))
+        for g in sorted(self.gap_cells):
+            if g % R == 0:
+                # The 2 of suit s has code s * R + 1; in the basic variant row r takes suit r only.
+                suits = [g // R % self.deck.suits] if self.fixed_suit_twos else range(self.deck.suits)
+                moves.extend((GRID, where[s * R + 1], GRID, g, 1) for s in suits)
                 continue
             left = grid[g - 1]
-            if left == EMPTY or rank[left] == R:
+            if left == EMPTY or left % R == R - 1:  # right of a gap or a King: dead
                 continue
-            succ = left + 1  # same suit, one rank higher
-            moves.append((GRID, where[succ], GRID, g, 1))
+            moves.append((GRID, where[left + 1], GRID, g, 1))  # same suit, one rank higher: code + 1
         return moves
 
     def gaps_sequence(self, row: int) -> int:
@@ -462,9 +466,12 @@ class Engine:
             if si < 0:
                 extra = tuple(self.grid)
                 self._redeal()
+                self._index_grid()
             else:
-                self.grid[di] = self.grid[si]
+                c = self.grid[di] = self.grid[si]
                 self.grid[si] = EMPTY
+                self.where[c] = di
+                self.gap_cells[self.gap_cells.index(di)] = si
         else:
             # Take the cards.
             if src == TABLEAU:
@@ -518,9 +525,12 @@ class Engine:
             if si < 0:
                 self.grid[:] = extra
                 self.redeals_used -= 1
+                self._index_grid()
             else:
-                self.grid[si] = self.grid[di]
+                c = self.grid[si] = self.grid[di]
                 self.grid[di] = EMPTY
+                self.where[c] = si
+                self.gap_cells[self.gap_cells.index(si)] = di
             return
         if dst == TABLEAU:
             p = self.piles[di]
