@@ -14,6 +14,7 @@ from patience.cli import main
 from patience.deals import deal, gaps_redeal_shuffle
 from patience.engine import EMPTY, GRID, REDEAL, Engine, moves_to_json
 from patience.instance import Instance, Layout
+from patience.solvers.base import Limits, Status, solve
 from patience.validate import replay
 
 H, S = 2, 3  # suit indices (C D H S)
@@ -189,9 +190,42 @@ def test_bad_layouts_exit_2(tmp_path: Path, edit, words: str) -> None:
 
 
 def test_solved_with_redeals_is_validated() -> None:
-    from patience.solvers.base import Limits, Status, solve
-
     result = solve(deal("gaps", 1), "dfs", Limits(seconds=20))
     assert result.status is Status.SOLVED
     assert any("redeal" in m for m in result.solution)  # random play reaches a dead end on this deal
     assert replay(deal("gaps", 1), list(result.solution)).won
+
+
+# Metamorphic checks on small generalized deals, with dfs (a complete search) as the oracle --------------
+def _verdict(inst: Instance) -> Status:
+    result = solve(inst, "dfs", Limits(seconds=20))
+    assert result.status in (Status.SOLVED, Status.UNSOLVABLE), result
+    return result.status
+
+
+def _relabel(inst: Instance, game: str, perm: list[int], rows: list[int]) -> Instance:
+    """Suit ``s`` becomes ``perm[s]``, row ``r`` moves to ``rows[r]``."""
+    grid: list = [None] * len(inst.layout.grid)
+    for r, row in enumerate(inst.layout.grid):
+        grid[rows[r]] = tuple(None if c is None else Card(c.rank, perm[c.suit]) for c in row)
+    return Instance.build(game, Layout(grid=tuple(grid)), inst.overrides)
+
+
+@pytest.mark.parametrize("seed", range(1, 16))
+def test_tighter_rules_never_win_more(seed: int) -> None:
+    """basic variant (fixed-suit 2s) won => one deal won => with redeals won; relabelings keep verdicts."""
+    small = {"suits": 3, "ranks": 4}
+    basic = deal("gaps-basic-variant", seed, overrides=small)
+    one = Instance.build("gaps-one-deal", basic.layout, small)
+    redeal = Instance.build("gaps", basic.layout, small)
+    vb, vo, vr = _verdict(basic), _verdict(one), _verdict(redeal)
+    if vb is Status.SOLVED:
+        assert vo is Status.SOLVED
+    if vo is Status.SOLVED:
+        assert vr is Status.SOLVED
+    rng = random.Random(seed)
+    perm = rng.sample(range(3), 3)
+    # One deal: any suit relabeling and any row order keep the verdict.
+    assert _verdict(_relabel(one, "gaps-one-deal", perm, rng.sample(range(3), 3))) is vo
+    # Basic variant: row r takes suit r, so rows move with their suits.
+    assert _verdict(_relabel(basic, "gaps-basic-variant", perm, perm)) is vb
