@@ -7,6 +7,12 @@ a 10 s limit (``--max-iters`` large, the peer stopped by a timeout). Reported: v
 agreement where both decide, total times and their ratio (dfs / peer). The peer runs with its
 ``--rank-reach-prune`` option unless ``--peer-plain``.
 
+The one-hole search runs compiled by numba when it is installed (``--no-jit``: the pure-Python loop).
+Its compile is reported apart from the deal times: the cold compile in a fresh process with an empty
+cache (what the first run on a machine pays once), and the first call in this process (loading the
+cached machine code). The deal totals exclude that first call; the ratio including a cold compile is
+printed beside them.
+
 Part 2 (generic search): seeded (portable generator) deals 1..M of FreeCell, Baker's Game, Klondike
 (thoughtful), Thirty Six, Streets and Alleys, Canfield and Seahaven Towers at 10 s: solved / unsolvable /
 unknown, median seconds, and the published win rate beside them.
@@ -14,6 +20,7 @@ unknown, median seconds, and the published win rate beside them.
     python benchmarks/bench_dfs.py                       # small: 30 hole deals, 5 deals a game
     python benchmarks/bench_dfs.py --hole 1000 --games 200 --limit 10
     python benchmarks/bench_dfs.py --skip-games          # hole games only
+    python benchmarks/bench_dfs.py --skip-games --no-jit # the pure-Python fallback
 
 Writes ``benchmarks/out/dfs_hole.csv``, ``dfs_games.csv`` (one row per deal) and ``dfs_summary.md``,
 with the machine load (``os.getloadavg``) beside the figures.
@@ -26,12 +33,15 @@ import csv
 import os
 import statistics
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 from patience.deals import deal
 from patience.formats import to_board_text
 from patience.rules import load_game
+from patience.solvers import dfs_hole, dfs_hole_jit
 from patience.solvers.base import Limits, Status, solve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,8 +80,25 @@ def peer(board: str, game: str, limit: float, plain: bool) -> tuple[str, float]:
     return ("W" if "Solved!" in out else "L" if "Unsolved!" in out else "?"), dt
 
 
+def jit_compile() -> tuple[str, float]:
+    """Compile seconds of the kernel: cold (fresh process, empty cache dir) and first call here (cached)."""
+    if not dfs_hole.USE_JIT:
+        return "jit off (pure-Python loop)", 0.0
+    code = "from patience.solvers.dfs_hole_jit import warm_up; print(warm_up())"
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    cold = float(r.stdout.split()[-1])
+    t0 = time.perf_counter()
+    dfs_hole_jit.warm_up()  # compiles into the shared cache on the first run, else loads it
+    first = time.perf_counter() - t0
+    return f"numba kernel: cold compile {cold:.2f} s (once per machine), first call here {first:.2f} s", cold
+
+
 def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]:
-    lines = []
+    note, cold = jit_compile()
+    print(note, f"(load {load()})", flush=True)
+    lines = [note]
     for game, peer_name in HOLE_GAMES.items():
         ours_t = theirs_t = 0.0
         counts = {"W": 0, "L": 0, "?": 0}
@@ -113,9 +140,11 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
         ratio = ours_t / theirs_t if theirs_t else float("nan")
         line = (
             f"{game}: PySol deals 1-{n} at {limit:g} s: dfs {counts['W']} won / {counts['L']} lost / "
-            f"{counts['?']} unknown in {ours_t:.1f} s; black-hole-solve"
+            f"{counts['?']} unknown in {ours_t:.1f} s{' (jit)' if dfs_hole.USE_JIT else ' (pure Python)'}; "
+            "black-hole-solve"
             f"{' (plain)' if plain else ' --rank-reach-prune'} {peer_counts['W']} / {peer_counts['L']} / "
-            f"{peer_counts['?']} in {theirs_t:.1f} s; ratio {ratio:.2f}; "
+            f"{peer_counts['?']} in {theirs_t:.1f} s; ratio {ratio:.2f}"
+            f"{f' ({(ours_t + cold) / theirs_t:.2f} with the cold compile)' if cold and theirs_t else ''}; "
             f"agreement {agree}/{agree + disagree}; "
             f"slowest dfs {[(s, round(t, 2)) for t, s in slow[:3]]}; load {load0} -> {load()}"
         )
@@ -171,7 +200,10 @@ def main() -> None:
     ap.add_argument("--peer-plain", action="store_true", help="run black-hole-solve without rank pruning")
     ap.add_argument("--skip-hole", action="store_true")
     ap.add_argument("--skip-games", action="store_true")
+    ap.add_argument("--no-jit", action="store_true", help="run the pure-Python hole search (numba off)")
     args = ap.parse_args()
+    if args.no_jit:
+        dfs_hole.USE_JIT = False
     OUT.mkdir(parents=True, exist_ok=True)
     summary = [
         f"# dfs benchmark ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load()})",

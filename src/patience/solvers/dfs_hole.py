@@ -23,9 +23,14 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine import FOUNDATION, TABLEAU, Engine, Move
+from . import dfs_hole_jit
 from .dfs_table import DeadTable
 
-__all__ = ["HoleOutcome", "hole_search", "rank_reach_ok"]
+__all__ = ["HoleOutcome", "hole_search", "rank_reach_ok", "USE_JIT"]
+
+# Run the one-hole loop compiled (:mod:`.dfs_hole_jit`) when numba imports; tests set this False to
+# force the pure-Python loop below (``PATIENCE_NO_JIT=1`` in the environment does the same).
+USE_JIT = dfs_hole_jit.HAVE_NUMBA
 
 # Estimated bytes per dead state: a small int key (32) plus a dict entry (~50).
 HOLE_ENTRY_BYTES = 82
@@ -140,6 +145,7 @@ def hole_search(
     capacity: int,
     reach: bool = True,
     table: DeadTable | None = None,
+    jit: bool | None = None,
 ) -> HoleOutcome:
     """Depth-first search of a hole game from the engine's current state.
 
@@ -160,6 +166,9 @@ def hole_search(
 
     With ``reach`` on, :func:`rank_reach_ok` cuts lost states when a rank runs out (or a hole leaves
     a rank that has run out), the only times connectivity can change.
+
+    ``jit`` (default :data:`USE_JIT`) runs a single hole in the numba kernel of :mod:`.dfs_hole_jit`
+    when the packed state fits 63 bits: same moves, same order, same verdict and solution.
     """
     R = engine.R
     rank = engine.rank
@@ -202,6 +211,38 @@ def hole_search(
     all_ranks = tuple(range(1, R + 1))
     nexts = [all_ranks] + [adj[t] for t in range(1, R + 1)]
     node_cap = max_nodes if max_nodes is not None else -1
+    if jit is None:
+        jit = USE_JIT
+    if F == 1 and jit and dfs_hole_jit.HAVE_NUMBA and dfs_hole_jit.fits(P, hb * P, R):
+        r = dfs_hole_jit.single_hole_jit(
+            piles,
+            h,
+            tops[0],
+            count,
+            tall,
+            nexts,
+            adj,
+            key,
+            hshift,
+            tshift[0],
+            deadline,
+            node_cap,
+            reach,
+            single and reach,
+            wrap,
+            R,
+            total,
+            on_holes,
+            table.capacity * HOLE_ENTRY_BYTES,
+        )
+        out.won, out.complete, out.stop = r["won"], r["complete"], r["stop"]
+        out.nodes, out.best, out.reach_cuts = r["nodes"], r["best"], r["cuts"]
+        table.hits += r["hits"]
+        # The dfs backend reports peak_mb as peak * HOLE_ENTRY_BYTES: express the hash array in those units.
+        table.peak = max(table.peak, -(-r["peak_bytes"] // HOLE_ENTRY_BYTES))
+        if out.won:
+            out.moves = [(TABLEAU, i, FOUNDATION, 0, 1) for i in r["path"]]
+        return out
     if F == 1:
         return _single_hole(
             out,

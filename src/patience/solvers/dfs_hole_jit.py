@@ -1,0 +1,460 @@
+"""The one-hole loop of :mod:`.dfs_hole` compiled with numba (optional: pure Python stays the fallback).
+
+:func:`patience.solvers.dfs_hole.hole_search` calls :func:`single_hole_jit` for a single hole when numba
+imports and the packed state fits 63 bits (pile heights and the hole top, e.g. 43 bits for All in a Row,
+38 for Black Hole); otherwise, or with ``PATIENCE_NO_JIT=1`` in the environment, it runs the Python loop
+:func:`patience.solvers.dfs_hole._single_hole`. The kernel is a line-by-line port of that loop: the same
+moves in the same order (Wolter's direction rule, taller piles first, the last-card and one-card-pile
+rules), the same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count
+and the same first solution. Only the transposition table differs:
+
+* an open-addressing hash set of 64-bit keys (linear probing, at most half full) that doubles from 64k
+  slots up to the memory budget; when full at that size it is cleared. Every key in it is a dead state
+  (entered states are acyclic: every move removes a card, so a state on the path is never met again
+  below itself), so clearing only costs re-searching dead subtrees: it changes node counts, never the
+  verdict or the solution (DFS meets the first winning leaf in the same order whatever the table skips).
+
+numba has no clock, so the kernel runs in chunks of nodes; between chunks Python checks the deadline
+(and the node limit, which the chunk end never overshoots). All state lives in arrays, so a chunk
+resumes exactly where the last one stopped. Compiled with ``cache=True``: the compile (a few seconds)
+is paid once per machine, later processes load it from ``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+try:  # pragma: no cover - depends on the environment
+    if os.environ.get("PATIENCE_NO_JIT"):
+        raise ImportError("PATIENCE_NO_JIT set")
+    from numba import njit
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover
+    HAVE_NUMBA = False
+
+    def njit(*args, **kwargs):  # type: ignore[no-redef]
+        """Stand-in so the module imports without numba (the kernel is then never called)."""
+
+        def wrap(f):
+            return f
+
+        return wrap if not args or not callable(args[0]) else args[0]
+
+
+__all__ = ["HAVE_NUMBA", "SLOT_BYTES", "single_hole_jit", "warm_up"]
+
+SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
+_MIN_SLOTS = 1 << 16
+# st[] fields: the kernel's scalar state, kept in an array so a chunk can resume.
+_T, _KEY, _TALL, _REMOVED, _BEST, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _SLOTS = range(13)
+_NST = 13
+# Kernel return codes.
+CHUNK, WON, COMPLETE = 0, 1, 2
+_MUL = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _reach_ok(count, t, adj, adjn, R, seen, todo):  # pragma: no cover - compiled
+    """:func:`patience.solvers.dfs_hole.rank_reach_ok` for one hole top ``t``."""
+    for r in range(R + 1):
+        seen[r] = False
+    n = 0
+    if t:
+        seen[t] = True
+        todo[0] = t
+        n = 1
+    while n:
+        n -= 1
+        r = todo[n]
+        for k in range(adjn[r]):
+            s = adj[r, k]
+            if not seen[s] and count[s]:
+                seen[s] = True
+                todo[n] = s
+                n += 1
+    for r in range(1, R + 1):
+        if count[r] and not seen[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _walk_ok(deg, R, wrap):  # pragma: no cover - compiled
+    """:func:`patience.solvers.dfs_hole._walk_edges_ok`."""
+    if not wrap:
+        e = 0
+        for k in range(1, R):
+            e = deg[k] - e
+            if e < 0:
+                return False
+        return deg[R] == e
+    a = 0
+    lo = 0
+    hi = 1 << 62  # no upper bound yet
+    for k in range(1, R):
+        a = deg[k] - a
+        if k % 2:
+            if a < hi:
+                hi = a
+        elif -a > lo:
+            lo = -a
+    a = deg[R] - a
+    if R % 2:
+        if a % 2:
+            return False
+        x = a // 2
+        return lo <= x and x <= hi
+    return a == 0 and lo <= hi
+
+
+@njit(cache=True)
+def _degree_ok(count, t, R, wrap, ends, base):  # pragma: no cover - compiled
+    """:func:`patience.solvers.dfs_hole.degree_ok` with ``ends[x]`` true for the bottom ranks."""
+    n = 0
+    for r in range(1, R + 1):
+        n += count[r]
+    if n == 0:
+        return True
+    for r in range(R + 1):
+        base[r] = 2 * count[r]
+    base[t] += 1
+    for x in range(1, R + 1):
+        if not count[x] or not ends[x]:
+            continue
+        base[x] -= 1
+        ok = _walk_ok(base, R, wrap)
+        base[x] += 1
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _slot(tab, key):  # pragma: no cover - compiled
+    """Index of ``key`` in the table if present, else ``-1 - (the empty slot where it goes)``."""
+    size = tab.shape[0]
+    m = size - 1
+    x = np.uint64(key) * _MUL  # multiplicative hash, high bits folded down
+    x ^= x >> np.uint64(31)
+    i = np.int64(x & np.uint64(m))
+    while True:
+        v = tab[i]
+        if v == key:
+            return i
+        if v == 0:
+            return -1 - i
+        i = (i + 1) & m
+
+
+@njit(cache=True)
+def _grow(tab):  # pragma: no cover - compiled
+    new = np.zeros(tab.shape[0] * 2, dtype=np.int64)
+    for v in tab:
+        if v:
+            new[-1 - _slot(new, v)] = v
+    return new
+
+
+@njit(cache=True)
+def _kernel(
+    st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tsh, bottom,
+    nexts, nextn, adj, adjn, same_dir, reach, degree, wrap, R, total, P,
+    mvs, fbase, path, olds, cand, seen, todo, base, ends,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Run the search until a win, the end of the search space, or ``st[_NODES] >= stop_at``."""
+    t = st[_T]
+    key = st[_KEY]
+    tall = st[_TALL]
+    removed = st[_REMOVED]
+    best = st[_BEST]
+    nodes = st[_NODES]
+    hits = st[_HITS]
+    cuts = st[_CUTS]
+    depth = st[_DEPTH]
+    sp = st[_SP]
+    ntab = st[_NTAB]
+    peak = st[_PEAK]
+    sb = 1
+    while (1 << sb) <= P:
+        sb += 1
+    low = (1 << sb) - 1
+    hs = sb + 8
+    code = CHUNK
+    while True:
+        if sp == fbase[depth]:
+            if depth == 0:
+                code = COMPLETE
+                break
+            depth -= 1
+            i = path[depth]
+            r = t
+            t = olds[depth]
+            hi = h[i]
+            bit = bits[i]
+            if hi:
+                mask[piles[i, hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            h[i] = hi + 1
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((t - r) << tsh)
+            continue
+        sp -= 1
+        i = mvs[sp]
+        hi = h[i] - 1
+        r = piles[i, hi]
+        old = t
+        bit = bits[i]
+        mask[r] ^= bit
+        if hi:
+            mask[piles[i, hi - 1]] |= bit
+            if hi == 1:
+                tall ^= bit
+        h[i] = hi
+        t = r
+        count[r] -= 1
+        removed += 1
+        key += ((r - old) << tsh) - hbit[i]
+        nodes += 1
+        if removed > best:
+            best = removed
+            if removed == total:
+                path[depth] = i
+                olds[depth] = old
+                depth += 1
+                code = WON
+                break
+        s = _slot(tab, key)
+        dead = False
+        if s >= 0:
+            hits += 1
+            dead = True
+        elif reach and (count[r] == 0 or (old != 0 and count[old] == 0)):
+            dead = not _reach_ok(count, r, adj, adjn, R, seen, todo)
+            if not dead and degree:
+                for x in range(R + 1):
+                    ends[x] = False
+                for k in range(P):
+                    if h[k]:
+                        ends[bottom[k]] = True
+                dead = not _degree_ok(count, r, R, wrap, ends, base)
+            if dead:
+                cuts += 1
+        if dead:
+            t = old
+            h[i] = hi + 1
+            if hi:
+                mask[piles[i, hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tsh)
+        else:
+            if 2 * (ntab + 1) > tab.shape[0]:
+                if tab.shape[0] < max_slots:
+                    tab = _grow(tab)
+                else:
+                    tab[:] = 0  # full at the memory budget: forget the dead states (sound, see module doc)
+                    ntab = 0
+                s = _slot(tab, key)
+            tab[-1 - s] = key
+            ntab += 1
+            if ntab > peak:
+                peak = ntab
+            path[depth] = i
+            olds[depth] = old
+            depth += 1
+            fbase[depth] = sp
+            # Moves from the new state, best last (popped first); see dfs_hole._single_hole.gen.
+            keep = same_dir[old, t]
+            n = 0
+            for k in range(nextn[t]):
+                rr = nexts[t, k]
+                m = mask[rr]
+                if m == 0:
+                    continue
+                flag = (1 << hs) if rr == keep else 0
+                mt = m & tall
+                if mt:
+                    for j in range(P):
+                        if (mt >> j) & 1:
+                            cand[n] = flag | (h[j] << sb) | j
+                            n += 1
+                else:
+                    j = 0
+                    while not (m >> j) & 1:
+                        j += 1
+                    cand[n] = flag | (1 << sb) | j
+                    n += 1
+            for a in range(1, n):  # insertion sort, ascending
+                v = cand[a]
+                b = a - 1
+                while b >= 0 and cand[b] > v:
+                    cand[b + 1] = cand[b]
+                    b -= 1
+                cand[b + 1] = v
+            for a in range(n):
+                mvs[sp + a] = cand[a] & low
+            sp += n
+        if nodes >= stop_at:
+            break
+    st[_T] = t
+    st[_KEY] = key
+    st[_TALL] = tall
+    st[_REMOVED] = removed
+    st[_BEST] = best
+    st[_NODES] = nodes
+    st[_HITS] = hits
+    st[_CUTS] = cuts
+    st[_DEPTH] = depth
+    st[_SP] = sp
+    st[_NTAB] = ntab
+    st[_PEAK] = peak
+    st[_SLOTS] = tab.shape[0]
+    return code, tab
+
+
+def _root_moves(t, keep, mask, tall, h, nexts, P):
+    """The root's move list, as ``dfs_hole._single_hole.gen`` orders it (``keep`` = -1: no direction)."""
+    sb = max(P.bit_length(), 1)
+    low = (1 << sb) - 1
+    cand = []
+    for r in nexts[t]:
+        m = int(mask[r])
+        if m:
+            mt = m & tall
+            if mt:
+                cand += [(h[j] << sb) | j for j in range(P) if (mt >> j) & 1]
+            else:
+                cand.append((1 << sb) | ((m & -m).bit_length() - 1))
+    return [v & low for v in sorted(cand)]
+
+
+def fits(P: int, hshift_top: int, R: int) -> bool:
+    """Can the kernel run this deal: masks in 62 bits and the packed key in 63?"""
+    return P <= 62 and hshift_top + R.bit_length() <= 62
+
+
+def single_hole_jit(
+    piles: list[list[int]],
+    h: list[int],
+    t: int,
+    count: list[int],
+    tall: int,
+    nexts: list[tuple[int, ...]],
+    adj: list[tuple[int, ...]],
+    key: int,
+    hshift: list[int],
+    tsh: int,
+    deadline: float,
+    node_cap: int,
+    reach: bool,
+    degree: bool,
+    wrap: bool,
+    R: int,
+    total: int,
+    removed: int,
+    memory_bytes: float,
+    chunk: int = 1 << 17,
+) -> dict:
+    """Search one hole with the kernel; returns won, complete, stop, path, nodes, best, hits, cuts, peak."""
+    P = len(piles)
+    H = max((len(p) for p in piles), default=1) or 1
+    pa = np.zeros((P, H), dtype=np.int64)
+    for i, p in enumerate(piles):
+        pa[i, : len(p)] = p
+    ha = np.array(h, dtype=np.int64)
+    ca = np.array(count, dtype=np.int64)
+    ma = np.zeros(R + 1, dtype=np.int64)
+    for i in range(P):
+        if h[i]:
+            ma[piles[i][h[i] - 1]] |= 1 << i
+    bits = np.array([1 << i for i in range(P)], dtype=np.int64)
+    hbit = np.array([1 << s for s in hshift], dtype=np.int64)
+    bottom = np.array([p[0] if p else 0 for p in piles], dtype=np.int64)
+    na = np.zeros((R + 1, R), dtype=np.int64)
+    nn = np.zeros(R + 1, dtype=np.int64)
+    aa = np.zeros((R + 1, max(max((len(a) for a in adj), default=1), 1)), dtype=np.int64)
+    an = np.zeros(R + 1, dtype=np.int64)
+    for r in range(R + 1):
+        na[r, : len(nexts[r])] = nexts[r]
+        nn[r] = len(nexts[r])
+        aa[r, : len(adj[r])] = adj[r]
+        an[r] = len(adj[r])
+    same = np.zeros((R + 1, R + 1), dtype=np.int64)
+    for p_ in range(1, R + 1):
+        for t_ in range(1, R + 1):
+            step = (t_ - p_) % R
+            if step == 1:
+                same[p_, t_] = t_ % R + 1
+            elif step == R - 1:
+                same[p_, t_] = (t_ - 2) % R + 1
+    depth_max = total + 2
+    mvs = np.zeros(depth_max * P + P, dtype=np.int64)
+    fbase = np.zeros(depth_max, dtype=np.int64)
+    path = np.zeros(depth_max, dtype=np.int64)
+    olds = np.zeros(depth_max, dtype=np.int64)
+    cand = np.zeros(P + 1, dtype=np.int64)
+    seen = np.zeros(R + 1, dtype=np.bool_)
+    todo = np.zeros(R + 2, dtype=np.int64)
+    base = np.zeros(R + 1, dtype=np.int64)
+    ends = np.zeros(R + 1, dtype=np.bool_)
+    max_slots = _MIN_SLOTS
+    while max_slots * 2 * SLOT_BYTES <= memory_bytes:
+        max_slots *= 2
+    tab = np.zeros(min(_MIN_SLOTS, max_slots), dtype=np.int64)
+    root = _root_moves(t, -1, ma, tall, h, nexts, P)
+    mvs[: len(root)] = root
+    st = np.zeros(_NST, dtype=np.int64)
+    st[_T], st[_KEY], st[_TALL], st[_REMOVED], st[_BEST] = t, key, tall, removed, removed
+    st[_SP] = len(root)
+    stop = ""
+    code = CHUNK
+    while True:
+        stop_at = st[_NODES] + chunk
+        if node_cap >= 0:
+            stop_at = min(stop_at, node_cap)
+        code, tab = _kernel(
+            st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tsh, bottom,
+            na, nn, aa, an, same, reach, degree, wrap, R, total, P,
+            mvs, fbase, path, olds, cand, seen, todo, base, ends,
+        )  # fmt: skip
+        if code != CHUNK:
+            break
+        if node_cap >= 0 and st[_NODES] >= node_cap:
+            stop = "nodes"
+            break
+        if time.perf_counter() >= deadline:
+            stop = "time"
+            break
+    return dict(
+        won=code == WON,
+        complete=code == COMPLETE,
+        stop=stop,
+        path=[int(x) for x in path[: st[_DEPTH]]] if code == WON else [],
+        nodes=int(st[_NODES]),
+        best=int(st[_BEST]),
+        hits=int(st[_HITS]),
+        cuts=int(st[_CUTS]),
+        peak_bytes=int(st[_PEAK]) * 2 * SLOT_BYTES,
+    )
+
+
+def warm_up() -> float:
+    """Compile (or load from the cache) the kernel on a tiny deal; returns the seconds it took."""
+    t0 = time.perf_counter()
+    if HAVE_NUMBA:
+        single_hole_jit(
+            [[1, 2], [3]], [2, 1], 0, [0, 1, 1, 1], 1, [(1, 2, 3), (2, 3), (1, 3), (1, 2)],
+            [(), (2, 3), (1, 3), (1, 2)], 2 + (1 << 2), [0, 2], 4, time.perf_counter() + 60, -1,
+            True, True, True, 3, 3, 0, 1 << 20,
+        )  # fmt: skip
+    return time.perf_counter() - t0

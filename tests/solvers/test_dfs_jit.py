@@ -1,0 +1,142 @@
+"""The numba one-hole kernel (dfs_hole_jit) against the pure-Python loop it replaces (dfs_hole).
+
+Both paths must find the same verdict, the same solution and (with the table never full) the same node
+count, best cards and cut counts; limits must give UNKNOWN in both. Tests that need numba skip without it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from patience.deals import deal
+from patience.engine import Engine
+from patience.rules import load_game
+from patience.solvers import base, dfs_hole, dfs_hole_jit
+from patience.solvers.base import Limits, Status, solve
+from patience.solvers.dfs_hole import HoleOutcome, hole_search
+
+needs_numba = pytest.mark.skipif(
+    not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off (not installed or PATIENCE_NO_JIT)"
+)
+
+# PySol deals each path decides within ~50k nodes (the Python loop keeps the default run short).
+QUICK = {
+    "black-hole": [1, 2, 3, 4, 5, 6, 8, 9, 10, 25, 29, 33, 37],
+    "all-in-a-row": [1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 27],
+}
+SMALL = [
+    ("black-hole", {"suits": 2, "ranks": 5, "piles": 3}),
+    ("black-hole", {"suits": 3, "ranks": 4, "piles": 11}),
+    ("black-hole", {"suits": 4, "ranks": 7, "piles": 9, "foundations.king_blocks": True}),
+    ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4}),
+    ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4, "wrap": False}),
+    ("all-in-a-row", {"suits": 4, "ranks": 8, "piles": 8}),
+]
+
+
+def _run(engine: Engine, jit: bool, nodes: int | None = None, seconds: float = 60) -> HoleOutcome:
+    return hole_search(engine, time.perf_counter() + seconds, nodes, 10**7, jit=jit)
+
+
+def _same(a: HoleOutcome, b: HoleOutcome) -> None:
+    assert (a.won, a.complete, a.stop, a.moves) == (b.won, b.complete, b.stop, b.moves)
+    assert (a.nodes, a.best, a.reach_cuts) == (b.nodes, b.best, b.reach_cuts)
+    assert a.table is not None and b.table is not None and a.table.hits == b.table.hits
+
+
+@needs_numba
+@pytest.mark.parametrize("game", sorted(QUICK))
+def test_jit_and_python_agree_on_pysol_deals(game: str) -> None:
+    for seed in QUICK[game]:
+        e = Engine(deal(game, seed, "pysol"))
+        _same(_run(e, True), _run(e, False))
+
+
+@needs_numba
+@pytest.mark.parametrize(("game", "over"), SMALL)
+def test_jit_and_python_agree_on_small_decks(game: str, over: dict) -> None:
+    for seed in range(1, 21):
+        e = Engine(deal(game, seed, overrides=over))
+        _same(_run(e, True), _run(e, False))
+
+
+@needs_numba
+@pytest.mark.parametrize(("game", "seed"), [("black-hole", 24), ("all-in-a-row", 7), ("all-in-a-row", 10)])
+def test_node_limit_gives_unknown_in_both_paths(game: str, seed: int) -> None:
+    e = Engine(deal(game, seed, "pysol"))
+    for cap in (0, 1, 300, 5000):
+        a, b = _run(e, True, nodes=cap), _run(e, False, nodes=cap)
+        _same(a, b)
+        assert a.stop == "nodes" and not a.won and not a.complete and a.nodes <= max(cap, 1)
+    inst = deal(game, seed, "pysol")
+    result = solve(inst, "dfs", Limits(seconds=30, nodes=300))
+    assert result.status is Status.UNKNOWN and result.message == "node limit"
+    assert result.stats["nodes"] == 300
+
+
+@needs_numba
+def test_time_limit_gives_unknown() -> None:
+    e = Engine(deal("all-in-a-row", 7, "pysol"))  # lost, 619k nodes: more than one chunk
+    out = _run(e, True, seconds=1e-6)
+    assert out.stop == "time" and not out.won and not out.complete
+    result = solve(deal("all-in-a-row", 7, "pysol"), "dfs", Limits(seconds=1e-6))
+    assert result.status is Status.UNKNOWN and result.message == "time limit"
+
+
+@needs_numba
+def test_full_table_is_cleared_without_changing_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny memory budget makes the kernel forget dead states: more nodes, same verdict and moves."""
+    monkeypatch.setattr(dfs_hole_jit, "_MIN_SLOTS", 256)
+    for game, seed in [("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]:
+        e = Engine(deal(game, seed, "pysol"))
+        small = hole_search(e, time.perf_counter() + 60, None, 2, jit=True)  # 2 * 82 bytes: 256 slots
+        full = _run(e, False)
+        assert (small.won, small.complete, small.moves) == (full.won, full.complete, full.moves)
+        assert small.nodes >= full.nodes
+
+
+@needs_numba
+def test_stats_in_the_jit_path() -> None:
+    result = solve(deal("all-in-a-row", 13, "pysol"), "dfs", Limits(seconds=30))
+    assert result.status is Status.UNSOLVABLE
+    for key in ("nodes", "seconds", "peak_mb", "table_hits", "best_foundation"):
+        assert key in result.stats
+    assert result.stats["peak_mb"] > 0 and result.stats["table_hits"] > 0
+    assert result.stats["best_foundation"] == 44
+
+
+def test_forced_fallback_solves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the kernel switched off the backend still decides and validates hole deals."""
+    monkeypatch.setattr(dfs_hole, "USE_JIT", False)
+    assert solve(deal("all-in-a-row", 3, "pysol"), "dfs", Limits(seconds=30)).status is Status.SOLVED
+    assert solve(deal("black-hole", 1, "pysol"), "dfs", Limits(seconds=30)).status is Status.UNSOLVABLE
+
+
+def test_without_numba_the_python_loop_runs() -> None:
+    """numba missing (import blocked): the module still imports and the backend still solves."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from patience.solvers import dfs_hole, dfs_hole_jit\n"
+        "from patience.deals import deal\n"
+        "from patience.solvers.base import Limits, solve\n"
+        "assert not dfs_hole_jit.HAVE_NUMBA and not dfs_hole.USE_JIT\n"
+        "print(solve(deal('all-in-a-row', 4, 'pysol'), 'dfs', Limits(seconds=30)).status.name)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PATIENCE_NO_JIT"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "SOLVED"
+
+
+def test_two_holes_use_the_python_loop() -> None:
+    assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
+
+
+@pytest.mark.parametrize("game", ["black-hole", "all-in-a-row", "binary-star"])
+def test_auto_picks_dfs_for_hole_games(game: str) -> None:
+    assert base._pick_auto(load_game(game).rules).name == "dfs"
