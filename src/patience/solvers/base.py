@@ -93,6 +93,7 @@ class Solver(Protocol):
 BACKENDS: dict[str, tuple[str, str]] = {
     "cpsat": ("patience.solvers.cpsat_blackhole", "CpSatBlackHole"),
     "dfs": ("patience.solvers.dfs", "DfsSolver"),
+    "cpsat-gaps": ("patience.solvers.cpsat_gaps", "CpSatGaps"),  # after dfs: auto keeps dfs for Gaps
     "csp": ("patience.solvers.csp", "CspBlackHole"),
     "planning": ("patience.solvers.planning", "PlanningSolver"),
     "planner": ("patience.solvers.planner", "ExternalPlanner"),  # optional extra [planners]

@@ -1,0 +1,509 @@
+"""CP-SAT models for the Gaps family without redeals (Gaps basic variant, Gaps one deal, generalized).
+
+Supported rules (:func:`family_supports`): a Gaps grid (``gaps.rows`` > 0), one deck, no redeal; both
+first-column policies (``fixed-suit``: row r takes only the 2 of suit r; ``any-two``). Other Gaps rules
+answer UNSUPPORTED.
+
+Notation: ``R`` ranks, so a row has ``R`` cells holding ``R - 1`` cards (the aces are removed) and gaps;
+cell ``p`` is row ``p // R``, column ``p % R``; card code ``c = suit * R + rank - 1``, so the same-suit
+predecessor of a card of rank >= 3 is ``c - 1``. A move takes a card into a gap: into a gap in column 0
+a 2 (of the row's suit when fixed), into any other gap the successor of its left neighbour (nothing
+after a King, nothing after a gap). Won: every row holds 2..R of one suit from column 0.
+
+Move bounds and the horizon (the soundness argument)
+----------------------------------------------------
+*Lemma 1.* A card ``x`` of rank >= 3 only ever moves into the cell right of ``x - 1`` (in the same
+row). Right after the move it lies right of ``x - 1``; while ``x - 1`` stays put the cell right of it
+holds ``x``, so it is not a gap and ``x`` cannot move again. Hence between two moves of ``x`` the card
+``x - 1`` moves at least once: ``moves(x) <= moves(x - 1) + 1``. If ``x`` is *dealt* right of ``x - 1``
+the same holds before its first move, so ``moves(x) <= moves(x - 1)``.
+
+*Lemma 2 (fixed-suit).* A 2 moves only into column 0 of its own suit's row. Once there it cannot move
+again (the only cell it could enter is the one it occupies), so ``moves(2) <= 1``, and ``moves(2) = 0``
+when it is dealt there.
+
+Together: ``ub(2) = [2 not dealt in its row's column 0]``, ``ub(x) = ub(x - 1) + [x not dealt right of
+x - 1]`` bounds the moves of every card in *every* legal play, so ``ub(rank k) <= k - 1`` and any plan
+has at most ``H = sum of ub <= S R (R - 1) / 2`` moves (312 for 4 x 13). With ``H`` as the horizon an
+infeasible model proves the deal lost: UNSOLVABLE. Cards with ``ub = 0`` (a correct prefix 2, 3, ...
+from column 0 of its own row, in particular) never move and get no move variables at all.
+
+*Any-two.* A 2 may move between column-0 gaps any number of times and no bound on that is proven here:
+the 2s get ``two_moves`` (constructor option, default 2) moves each, Lemma 1 bounds the rest, and an
+infeasible model answers UNKNOWN ("infeasible at horizon H, no proof"), never UNSOLVABLE.
+
+Reachable cells: ``dest(2)`` is column 0 of its row (fixed) or every column-0 cell (any-two);
+``dest(x) = {p + 1 : p in reach(x - 1), p not in the last column}``; ``reach(x) = {dealt cell} + dest(x)``.
+Every variable below exists only for reachable (card, cell) pairs.
+
+Formulation "steps" (time-indexed planning)
+-------------------------------------------
+Horizon ``T = H``, steps ``t = 0..T-1``, states ``t = 0..T``.
+
+* ``at[t, c, p]`` (bool): card c is in cell p in state t (fixed to the deal at t = 0).
+* ``mv[t, c, p]`` (bool): step t moves card c into cell p. ``moving[t, c] = sum_p mv[t, c, p]``.
+
+Constraints: (1) at most one move per step, and idle steps only at the end (``any[t + 1] <= any[t]``,
+sound: dropping idle steps keeps a plan legal); (2) precondition: ``mv[t, c, p] -> at[t, c - 1, p - 1]``
+for rank >= 3 (the domain of p already excludes column 0 for them and non-column-0 for 2s); (3) the
+target is a gap and a cell holds one card: ``sum_d at[t, d, p] + sum_c mv[t, c, p] <= 1``; (4) frame
+axioms: ``at[t + 1, c, p] <-> mv[t, c, p] or (at[t, c, p] and not moving[t, c])`` as four linear
+inequalities; (5) goal: ``row[s, r]`` (bool, a permutation matrix) says suit s ends in row r, and
+``row[s, r] -> at[T, c, r R + rank(c) - 2]`` for every card c of suit s.
+Cuts: ``sum_t moving[t, c] <= ub(c)`` and ``<= moves(c - 1) + [c not dealt right of c - 1]`` (Lemma 1).
+
+Formulation "events" (per-card move events, the default)
+--------------------------------------------------------
+Lemma 1 gives each card a fixed number of optional move *events* ``k = 1..ub(c)``.
+
+* ``act[c, k]`` (bool): card c makes at least k moves; ``act[c, k + 1] -> act[c, k]``.
+* ``time[c, k]`` in ``1..H``: the step of its k-th move; ``loc[c, k]`` in ``dest(c)``: where it lands
+  (``loc[c, 0]`` the dealt cell, ``time[c, 0] = 0``); ``end[c, k]`` = ``time[c, k + 1]`` when that event
+  happens, else ``H + 1``. Card c occupies ``loc[c, k]`` during ``[time[c, k], end[c, k])``.
+* ``sel[c, k, j]`` (bool, rank >= 3): the k-th move of c lands right of c - 1 lying where its j-th move
+  put it: ``sum_j sel[c, k, j] = act[c, k]`` and ``sel -> act[c - 1, j], time[c - 1, j] < time[c, k] <
+  end[c - 1, j], loc[c, k] = loc[c - 1, j] + 1``.
+
+Constraints: the rectangles ``[loc, loc + 1) x [time, end)`` of present segments do not overlap
+(``NoOverlap2D``: one card a cell, and the target of a move is a gap at that step); the unit intervals
+``[time[c, k], time[c, k] + 1)`` of active events do not overlap (one move per step); a move changes
+the cell (``loc[c, k] != loc[c, k - 1]``); the last segment of every card ends in its goal cell
+``R row[s] + rank - 2`` with ``row`` a permutation (``AddAllDifferent``).
+Cuts: (a) compaction: every active time is ``<= `` the number of active events (sound: deleting idle
+steps keeps a plan legal, so the event times can be taken to be exactly 1..M); (b) the chosen ``j``
+strictly increases with k (two consecutive moves of c right of the same segment of c - 1 would land
+in the cell c already occupies), and ``j >= 1`` for the first move of a card dealt right of c - 1 —
+this is Lemma 1 inside the model; (c) the per-card bounds ``ub`` are the event counts.
+
+Measured (see the test module and ``solve`` stats; figures are in the report of issue 6): see the
+``FORMULATIONS`` comment below for which one is the default and why.
+
+Every SOLVED result is decoded into engine moves, each replayed as legal in an
+:class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..engine import EMPTY, GRID, Engine
+from ..instance import Instance
+from ..rules import RuleSet
+from ..validate import replay
+from .base import Limits, Result, Status
+
+__all__ = ["FORMULATIONS", "Bounds", "CpSatGaps", "GapsDeal", "bounds", "build_model", "family_supports"]
+
+FORMULATIONS = ("events", "steps")
+
+
+def family_supports(rules: RuleSet) -> bool:
+    """Gaps grids of one deck without redeals (either first-column policy)."""
+    g, d = rules.gaps, rules.deck
+    return g.rows > 0 and g.redeals == 0 and d.decks == 1 and g.rows == d.suits
+
+
+# Data ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GapsDeal:
+    """A Gaps deal as numbers: the flat grid (row-major, width R, ``EMPTY`` for a gap)."""
+
+    R: int
+    rows: int
+    fixed: bool  # first column takes only the row's suit (basic variant)
+    grid: tuple[int, ...]
+
+    @classmethod
+    def from_instance(cls, inst: Instance) -> GapsDeal:
+        """Read the dealt grid through the engine (codes as in :class:`Engine`)."""
+        eng = Engine(inst)
+        return cls(eng.R, eng.rows, eng.fixed_suit_twos, tuple(eng.grid))
+
+    @property
+    def cards(self) -> list[int]:
+        """Card codes on the grid, by suit then rank."""
+        return sorted(c for c in self.grid if c != EMPTY)
+
+    def rank(self, c: int) -> int:
+        """Rank of card ``c`` (2..R)."""
+        return c % self.R + 1
+
+    def suit(self, c: int) -> int:
+        """Suit of card ``c``."""
+        return c // self.R
+
+    def goal(self, c: int, row: int) -> int:
+        """The cell of card ``c`` in a won grid whose row ``row`` holds its suit."""
+        return row * self.R + self.rank(c) - 2
+
+    def won(self) -> bool:
+        """True when the dealt grid is already won."""
+        R = self.R
+        for r in range(self.rows):
+            row = self.grid[r * R : (r + 1) * R]
+            if row[-1] != EMPTY or row[0] == EMPTY or self.rank(row[0]) != 2:
+                return False
+            if any(row[k] != row[0] + k for k in range(R - 1)):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Per-card move bounds and reachable cells (module docstring, Lemmas 1-2)."""
+
+    init: dict[int, int]  # dealt cell of each card
+    dest: dict[int, tuple[int, ...]]  # cells a card can move into
+    reach: dict[int, tuple[int, ...]]  # dealt cell + dest
+    ub: dict[int, int]  # most moves a card can make
+    right: dict[int, bool]  # dealt right of its predecessor (Lemma 1, second part)
+    proven: bool  # the horizon is proven (fixed-suit); any-two uses the two_moves guess
+
+    @property
+    def horizon(self) -> int:
+        """Most moves of any plan (a proof only when ``proven``)."""
+        return sum(self.ub.values())
+
+
+def bounds(deal: GapsDeal, two_moves: int = 2) -> Bounds:
+    """Move bounds of every card; ``two_moves`` is the (unproven) allowance of a 2 under any-two."""
+    R = deal.R
+    init = {c: p for p, c in enumerate(deal.grid) if c != EMPTY}
+    col0 = tuple(r * R for r in range(deal.rows))
+    dest: dict[int, tuple[int, ...]] = {}
+    reach: dict[int, tuple[int, ...]] = {}
+    ub: dict[int, int] = {}
+    right: dict[int, bool] = {}
+    for c in deal.cards:  # by suit then rank: c - 1 comes first
+        if deal.rank(c) == 2:
+            right[c] = False
+            if deal.fixed:
+                home = deal.suit(c) * R
+                ub[c] = 0 if init[c] == home else 1
+                d: tuple[int, ...] = (home,) if ub[c] else ()
+            else:
+                ub[c] = two_moves
+                d = col0 if two_moves else ()
+        else:
+            q = init[c - 1]
+            right[c] = init[c] == q + 1 and q % R < R - 1
+            ub[c] = ub[c - 1] + (0 if right[c] else 1)
+            d = tuple(sorted({p + 1 for p in reach[c - 1] if p % R < R - 1})) if ub[c] else ()
+        dest[c] = d
+        reach[c] = tuple(sorted({init[c], *d}))
+    return Bounds(init, dest, reach, ub, right, deal.fixed)
+
+
+# Model --------------------------------------------------------------------------------------------
+@dataclass
+class ModelVars:
+    """Handles on a built model (tuple-keyed dicts, see the module docstring)."""
+
+    model: cp_model.CpModel
+    deal: GapsDeal
+    b: Bounds
+    formulation: str
+    horizon: int
+    mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
+    act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
+    time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
+    loc: dict[tuple[int, int], Any] = field(default_factory=dict)  # loc[(c, k)] (events)
+
+
+def build_model(
+    deal: GapsDeal, b: Bounds, formulation: str = "events", horizon: int | None = None
+) -> ModelVars:
+    """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``."""
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
+    T = b.horizon if horizon is None else horizon
+    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T)
+    if formulation == "steps":
+        _steps(v)
+    else:
+        _events(v)
+    return v
+
+
+def _goal_rows(v: ModelVars) -> dict[tuple[int, int], Any]:
+    """row[(s, r)]: suit s ends in row r (a permutation matrix); impossible pairs fixed to 0."""
+    m, deal, b = v.model, v.deal, v.b
+    row: dict[tuple[int, int], Any] = {}
+    for s in range(deal.rows):
+        for r in range(deal.rows):
+            lit = m.new_bool_var(f"row_{s}_{r}")
+            row[(s, r)] = lit
+            cards = [c for c in deal.cards if deal.suit(c) == s]
+            if any(deal.goal(c, r) not in b.reach[c] for c in cards):
+                m.add(lit == 0)
+    for s in range(deal.rows):
+        m.add_exactly_one(row[(s, r)] for r in range(deal.rows))
+        m.add_exactly_one(row[(r, s)] for r in range(deal.rows))
+    return row
+
+
+def _steps(v: ModelVars) -> None:
+    """Time-indexed model: at[t, c, p], mv[t, c, p], frame axioms, one move per step."""
+    m, deal, b, T = v.model, v.deal, v.b, v.horizon
+    cards, R = deal.cards, deal.R
+    ncells = deal.rows * R
+    # at[t][(c, p)]: card c in cell p in state t.
+    at: list[dict[tuple[int, int], Any]] = []
+    at.append({(c, p): int(p == b.init[c]) for c in cards for p in b.reach[c]})
+    for t in range(1, T + 1):
+        at.append({(c, p): m.new_bool_var(f"at_{t}_{c}_{p}") for c in cards for p in b.reach[c]})
+    moves_of: dict[int, Any] = {}
+    prev_any: Any = None
+    for t in range(T):
+        now, nxt = at[t], at[t + 1]
+        mv = {(c, p): m.new_bool_var(f"mv_{t}_{c}_{p}") for c in cards for p in b.dest[c]}
+        for (c, p), lit in mv.items():
+            v.mv[(t, c, p)] = lit
+        moving = {c: sum(mv[(c, p)] for p in b.dest[c]) for c in cards if b.dest[c]}
+        # At most one move per step; idle steps only at the end.
+        any_t = m.new_bool_var(f"any_{t}")
+        m.add(sum(mv.values()) == any_t)
+        if prev_any is not None:
+            m.add_implication(any_t, prev_any)
+        prev_any = any_t
+        # A card of rank >= 3 moves right of its predecessor.
+        for (c, p), lit in mv.items():
+            if deal.rank(c) > 2:
+                m.add(lit <= now[(c - 1, p - 1)])
+        # One card a cell; the target of a move is a gap.
+        for p in range(ncells):
+            terms = [now[(c, p)] for c in cards if (c, p) in now]
+            terms += [mv[(c, p)] for c in cards if (c, p) in mv]
+            if len(terms) > 1:
+                m.add(sum(terms) <= 1)
+        # Frame axioms: at' <-> mv or (at and not moving).
+        for c in cards:
+            mc = moving.get(c, 0)
+            for p in b.reach[c]:
+                a0, a1, mp = now[(c, p)], nxt[(c, p)], mv.get((c, p), 0)
+                m.add(a1 >= mp)
+                m.add(a1 >= a0 - mc)
+                m.add(a1 <= a0 + mp)
+                m.add(a1 + mc <= 1 + mp)
+            m.add(sum(nxt[(c, p)] for p in b.reach[c]) == 1)
+        for c, expr in moving.items():
+            moves_of.setdefault(c, []).append(expr)
+    # Cuts: per-card move bounds (Lemmas 1-2).
+    total = {c: sum(moves_of.get(c, [])) for c in cards}
+    for c in cards:
+        if c in moves_of:
+            m.add(total[c] <= b.ub[c])
+            if deal.rank(c) > 2:
+                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+    # Goal.
+    row = _goal_rows(v)
+    for (s, r), lit in row.items():
+        for c in cards:
+            if deal.suit(c) == s and (c, deal.goal(c, r)) in at[T]:
+                goal = at[T][(c, deal.goal(c, r))]
+                if isinstance(goal, int):
+                    if not goal:
+                        m.add(lit == 0)
+                else:
+                    m.add_implication(lit, goal)
+
+
+def _events(v: ModelVars) -> None:
+    """Per-card move events: occupancy rectangles, predecessor segments, goal cells."""
+    m, deal, b, H = v.model, v.deal, v.b, v.horizon
+    cards, R = deal.cards, deal.R
+    n_events = sum(b.ub.values())
+    count = m.new_int_var(0, n_events, "events")
+    act_all: list[Any] = []
+    end: dict[tuple[int, int], Any] = {}
+    rects_x: list[Any] = []
+    rects_y: list[Any] = []
+    steps: list[Any] = []
+    for c in cards:
+        v.act[(c, 0)] = 1
+        v.time[(c, 0)] = 0
+        v.loc[(c, 0)] = b.init[c]
+        for k in range(1, b.ub[c] + 1):
+            a = m.new_bool_var(f"act_{c}_{k}")
+            v.act[(c, k)] = a
+            v.time[(c, k)] = m.new_int_var(1, max(H, 1), f"time_{c}_{k}")
+            v.loc[(c, k)] = m.new_int_var_from_domain(cp_model.Domain.from_values(b.dest[c]), f"loc_{c}_{k}")
+            act_all.append(a)
+            if k > 1:
+                m.add_implication(a, v.act[(c, k - 1)])
+                m.add(v.time[(c, k)] > v.time[(c, k - 1)]).only_enforce_if(a)
+            # A move changes the cell.
+            m.add(v.loc[(c, k)] != v.loc[(c, k - 1)]).only_enforce_if(a)
+            # Compaction: event times are 1..(number of events).
+            m.add(v.time[(c, k)] <= count).only_enforce_if(a)
+            steps.append(m.new_optional_fixed_size_interval_var(v.time[(c, k)], 1, a, f"step_{c}_{k}"))
+        for k in range(b.ub[c] + 1):
+            e = m.new_int_var(1, H + 1, f"end_{c}_{k}")
+            end[(c, k)] = e
+            if k < b.ub[c]:
+                nxt = v.act[(c, k + 1)]
+                m.add(e == v.time[(c, k + 1)]).only_enforce_if(nxt)
+                m.add(e == H + 1).only_enforce_if(~nxt)
+            else:
+                m.add(e == H + 1)
+            pres = v.act[(c, k)]
+            start = v.time[(c, k)]
+            size = m.new_int_var(0, H + 1, f"seg_len_{c}_{k}")
+            if k == 0:
+                rects_y.append(m.new_interval_var(start, size, e, f"seg_t_{c}_{k}"))
+                rects_x.append(m.new_fixed_size_interval_var(v.loc[(c, k)], 1, f"seg_p_{c}_{k}"))
+            else:
+                rects_y.append(m.new_optional_interval_var(start, size, e, pres, f"seg_t_{c}_{k}"))
+                rects_x.append(
+                    m.new_optional_fixed_size_interval_var(v.loc[(c, k)], 1, pres, f"seg_p_{c}_{k}")
+                )
+    m.add(count == sum(act_all))
+    # One card a cell at a time (and so the target of a move is a gap then); one move per step.
+    m.add_no_overlap_2d(rects_x, rects_y)
+    m.add_no_overlap(steps)
+    # A card of rank >= 3 lands right of its predecessor, which lies in one of its segments then.
+    for c in cards:
+        if deal.rank(c) == 2 or not b.ub[c]:
+            continue
+        jprev: Any = None
+        for k in range(1, b.ub[c] + 1):
+            a, tk, lk = v.act[(c, k)], v.time[(c, k)], v.loc[(c, k)]
+            sels = []
+            jexpr = 0
+            for j in range(b.ub[c - 1] + 1):
+                if k == 1 and j == 0 and b.right[c]:
+                    continue  # the cell right of c - 1 holds c itself (cut b)
+                if j == 0 and b.init[c - 1] + 1 not in b.dest[c]:
+                    continue
+                s = m.new_bool_var(f"sel_{c}_{k}_{j}")
+                sels.append(s)
+                jexpr += j * s
+                if j:
+                    m.add_implication(s, v.act[(c - 1, j)])
+                    m.add(v.time[(c - 1, j)] < tk).only_enforce_if(s)
+                m.add(tk < end[(c - 1, j)]).only_enforce_if(s)
+                m.add(lk == v.loc[(c - 1, j)] + 1).only_enforce_if(s)
+            m.add(sum(sels) == a)
+            # Cut b: successive moves use strictly later segments of c - 1.
+            if jprev is not None:
+                m.add(jexpr >= jprev + 1).only_enforce_if(a)
+            jprev = jexpr
+    # Goal: the last segment of every card is its goal cell in its suit's row.
+    rows = [m.new_int_var(0, deal.rows - 1, f"row_of_{s}") for s in range(deal.rows)]
+    m.add_all_different(rows)
+    perm = _goal_rows(v)
+    for (s, r), lit in perm.items():
+        m.add(rows[s] == r).only_enforce_if(lit)
+    for c in cards:
+        goal = rows[deal.suit(c)] * R + deal.rank(c) - 2
+        for k in range(b.ub[c] + 1):
+            last = [v.act[(c, k + 1)]] if k < b.ub[c] else []
+            ct = m.add(v.loc[(c, k)] == goal)
+            if k == 0:
+                if last:
+                    ct.only_enforce_if(~last[0])
+            else:
+                ct.only_enforce_if([v.act[(c, k)], *[~x for x in last]])
+
+
+# Decoding -----------------------------------------------------------------------------------------
+def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
+    """The plan as ``(card, target cell)`` pairs in order."""
+    if v.formulation == "steps":
+        chosen = sorted((t, c, p) for (t, c, p), lit in v.mv.items() if solver.boolean_value(lit))
+        return [(c, p) for _, c, p in chosen]
+    events = []
+    for (c, k), a in v.act.items():
+        if k and solver.boolean_value(a):
+            events.append((solver.value(v.time[(c, k)]), c, solver.value(v.loc[(c, k)])))
+    events.sort()
+    return [(c, p) for _, c, p in events]
+
+
+def to_moves(inst: Instance, plan: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Replay the plan in an Engine (each move must be legal there) and return the JSON moves."""
+    eng = Engine(inst)
+    out = []
+    for c, p in plan:
+        move = (GRID, eng.grid.index(c), GRID, p, 1)
+        if not eng.is_legal(move):
+            raise RuntimeError(f"decoded move of card {c} into cell {p} is not legal in the engine")
+        out.append(eng.move_to_json(move))
+        eng.apply(move)
+    return out
+
+
+# Solving ------------------------------------------------------------------------------------------
+class CpSatGaps:
+    """CP-SAT backend for Gaps without redeals (module docstring).
+
+    ``formulation``: "events" or "steps". ``two_moves``: moves allowed to each 2 under any-two (no
+    proof, so infeasibility there is UNKNOWN). ``workers``: CP-SAT search workers.
+    """
+
+    name = "cpsat-gaps"
+
+    def __init__(self, formulation: str = "events", *, two_moves: int = 2, workers: int = 1) -> None:
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
+        self.formulation = formulation
+        self.two_moves = two_moves
+        self.workers = workers
+
+    def supports(self, rules: RuleSet) -> bool:
+        """Gaps grids of one deck without redeals."""
+        return family_supports(rules)
+
+    def solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide the deal; SOLVED moves are replayed in the engine and validated here."""
+        t0 = time.perf_counter()
+        if not family_supports(instance.rules):
+            return Result(
+                Status.UNSUPPORTED, None, {}, self.name, "cpsat-gaps: Gaps without redeals, one deck"
+            )
+        deal = GapsDeal.from_instance(instance)
+        b = bounds(deal, self.two_moves)
+        stats: dict[str, float] = {"horizon": float(b.horizon), "horizon_proven": float(b.proven)}
+        if deal.won():
+            return self._solved(instance, [], stats, t0)
+        v = build_model(deal, b, self.formulation)
+        stats["build_seconds"] = time.perf_counter() - t0
+        left = limits.seconds - (time.perf_counter() - t0)
+        if left <= 0:
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = left
+        solver.parameters.num_workers = self.workers
+        status = solver.solve(v.model)
+        stats.update(
+            conflicts=float(solver.num_conflicts),
+            branches=float(solver.num_branches),
+            cpsat_seconds=float(solver.wall_time),
+        )
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return self._solved(instance, decode(v, solver), stats, t0)
+        stats["seconds"] = time.perf_counter() - t0
+        if status == cp_model.INFEASIBLE:
+            if b.proven:
+                return Result(Status.UNSOLVABLE, None, stats, self.name)
+            msg = f"no plan within horizon {b.horizon} (unproven horizon under any-two: no verdict)"
+            return Result(Status.UNKNOWN, None, stats, self.name, msg)
+        msg = "time limit" if status == cp_model.UNKNOWN else f"cp-sat status {solver.status_name(status)}"
+        return Result(Status.UNKNOWN, None, stats, self.name, msg)
+
+    def _solved(
+        self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float], t0: float
+    ) -> Result:
+        moves = to_moves(inst, plan)
+        report = replay(inst, moves)
+        stats["seconds"] = time.perf_counter() - t0
+        stats["plan_length"] = float(len(moves))
+        if not (report.ok and report.won):
+            return Result(
+                Status.ERROR, None, stats, self.name, f"decoded solution rejected: {report.message()}"
+            )
+        return Result(Status.SOLVED, tuple(moves), stats, self.name)
