@@ -19,18 +19,28 @@ may still allow more cards to be removed, so ``max_cards_removed`` is exact only
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import time
 from dataclasses import dataclass, field
 
 from ..engine import FOUNDATION, TABLEAU, Engine, Move
-from . import dfs_hole_jit
 from .dfs_table import DeadTable
 
 __all__ = ["HoleOutcome", "hole_search", "rank_reach_ok", "USE_JIT"]
 
-# Run the one-hole loop compiled (:mod:`.dfs_hole_jit`) when numba imports; tests set this False to
-# force the pure-Python loop below (``PATIENCE_NO_JIT=1`` in the environment does the same).
-USE_JIT = dfs_hole_jit.HAVE_NUMBA
+
+# Run the one-hole loop compiled (:mod:`.dfs_hole_jit`, imported at the first hole search: numba takes
+# ~0.2 s to import) when numba is installed; tests set this False to force the pure-Python loop below
+# (``PATIENCE_NO_JIT=1`` in the environment does the same).
+def _numba_installed() -> bool:
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["numba"] is None (import blocked)
+        return False
+
+
+USE_JIT = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
 
 # Estimated bytes per dead state: a small int key (32) plus a dict entry (~50).
 HOLE_ENTRY_BYTES = 82
@@ -213,7 +223,11 @@ def hole_search(
     node_cap = max_nodes if max_nodes is not None else -1
     if jit is None:
         jit = USE_JIT
-    if F == 1 and jit and dfs_hole_jit.HAVE_NUMBA and dfs_hole_jit.fits(P, hb * P, R):
+    if F == 1 and jit:
+        from . import dfs_hole_jit
+
+        jit = dfs_hole_jit.HAVE_NUMBA and dfs_hole_jit.fits(P, hb * P, R)
+    if F == 1 and jit:
         r = dfs_hole_jit.single_hole_jit(
             piles,
             h,
