@@ -39,8 +39,10 @@ SMALL = [
 ]
 
 
-def _run(engine: Engine, jit: bool, nodes: int | None = None, seconds: float = 60) -> HoleOutcome:
-    return hole_search(engine, time.perf_counter() + seconds, nodes, 10**7, jit=jit)
+def _run(
+    engine: Engine, jit: bool, nodes: int | None = None, seconds: float = 60, prelude: int = 0
+) -> HoleOutcome:
+    return hole_search(engine, time.perf_counter() + seconds, nodes, 10**7, jit=jit, prelude=prelude)
 
 
 def _same(a: HoleOutcome, b: HoleOutcome) -> None:
@@ -77,6 +79,24 @@ def test_node_limit_gives_unknown_in_both_paths(game: str, seed: int) -> None:
     result = solve(inst, "dfs", Limits(seconds=30, nodes=300))
     assert result.status is Status.UNKNOWN and result.message == "node limit"
     assert result.stats["nodes"] == 300
+
+
+@needs_numba
+def test_python_prelude_then_kernel() -> None:
+    """Python loop first, kernel after: the same answer, and node limits stay exact."""
+    for game, seed in [("all-in-a-row", 7), ("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]:
+        e = Engine(deal(game, seed, "pysol"))
+        alone = _run(e, False)
+        both = _run(e, True, prelude=1000)
+        assert (both.won, both.complete, both.moves) == (alone.won, alone.complete, alone.moves)
+        assert both.nodes >= alone.nodes and both.best == alone.best
+        for cap in (500, 1000, 1001, 3000):
+            a = _run(e, True, nodes=cap, prelude=1000)
+            assert a.nodes <= cap
+            if a.stop:  # the restart may run out of nodes where one loop alone would not: never a verdict
+                assert a.stop == "nodes" and a.nodes == cap and not (a.won or a.complete)
+            else:
+                assert (a.won, a.complete, a.moves) == (alone.won, alone.complete, alone.moves)
 
 
 @needs_numba

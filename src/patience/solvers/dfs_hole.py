@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -41,6 +42,15 @@ def _numba_installed() -> bool:
 
 
 USE_JIT = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
+# Until the kernel has run once in this process, the Python loop tries this many nodes first: loading
+# numba and the cached kernel costs ~1 s, while most deals are decided within a few thousand nodes.
+PRELUDE_NODES = 50_000
+
+
+def _kernel_ready() -> bool:
+    mod = sys.modules.get(f"{__package__}.dfs_hole_jit")
+    return bool(mod is not None and getattr(mod, "READY", False))
+
 
 # Estimated bytes per dead state: a small int key (32) plus a dict entry (~50).
 HOLE_ENTRY_BYTES = 82
@@ -156,6 +166,7 @@ def hole_search(
     reach: bool = True,
     table: DeadTable | None = None,
     jit: bool | None = None,
+    prelude: int | None = None,
 ) -> HoleOutcome:
     """Depth-first search of a hole game from the engine's current state.
 
@@ -178,8 +189,31 @@ def hole_search(
     a rank that has run out), the only times connectivity can change.
 
     ``jit`` (default :data:`USE_JIT`) runs a single hole in the numba kernel of :mod:`.dfs_hole_jit`
-    when the packed state fits 63 bits: same moves, same order, same verdict and solution.
+    when the packed state fits 63 bits: same moves, same order, same verdict and solution. Before the
+    kernel is loaded, the Python loop first searches up to ``prelude`` nodes (default
+    :data:`PRELUDE_NODES`, 0 once the kernel has run in this process); if that does not decide, the
+    kernel searches again from the start with the nodes left (node counts add up; DFS order is the same,
+    so the answer is the one either loop alone would give).
     """
+    if jit is None:
+        jit = USE_JIT
+    if jit and len(engine.found) == 1:
+        if prelude is None:
+            prelude = 0 if _kernel_ready() else PRELUDE_NODES
+        if prelude > 0:
+            if max_nodes is not None and max_nodes <= prelude:
+                return hole_search(engine, deadline, max_nodes, capacity, reach, table, jit=False)
+            first = hole_search(engine, deadline, prelude, capacity, reach, table, jit=False)
+            if first.won or first.complete or first.stop != "nodes":
+                return first
+            assert first.table is not None
+            first.table.data = {}  # the kernel keeps its own table
+            rest = None if max_nodes is None else max_nodes - first.nodes
+            out = hole_search(engine, deadline, rest, capacity, reach, first.table, jit=True, prelude=0)
+            out.nodes += first.nodes
+            out.reach_cuts += first.reach_cuts
+            out.best = max(out.best, first.best)
+            return out
     R = engine.R
     rank = engine.rank
     piles = [[rank[c] for c in p] for p in engine.piles]
@@ -221,8 +255,6 @@ def hole_search(
     all_ranks = tuple(range(1, R + 1))
     nexts = [all_ranks] + [adj[t] for t in range(1, R + 1)]
     node_cap = max_nodes if max_nodes is not None else -1
-    if jit is None:
-        jit = USE_JIT
     if F == 1 and jit:
         from . import dfs_hole_jit
 

@@ -45,7 +45,9 @@ except ImportError:  # pragma: no cover
         return wrap if not args or not callable(args[0]) else args[0]
 
 
-__all__ = ["HAVE_NUMBA", "SLOT_BYTES", "single_hole_jit", "warm_up"]
+__all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "single_hole_jit", "warm_up"]
+
+READY = False  # True once the kernel has run in this process (compiled or loaded from the cache)
 
 SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
 _MIN_SLOTS = 1 << 16
@@ -435,6 +437,8 @@ def single_hole_jit(
         if time.perf_counter() >= deadline:
             stop = "time"
             break
+    global READY
+    READY = True
     return dict(
         won=code == WON,
         complete=code == COMPLETE,
