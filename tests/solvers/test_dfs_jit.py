@@ -24,10 +24,12 @@ needs_numba = pytest.mark.skipif(
     not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off (not installed or PATIENCE_NO_JIT)"
 )
 
-# PySol deals each path decides within ~50k nodes (the Python loop keeps the default run short).
+# Deals each path decides within ~50k nodes (the Python loop keeps the default run short): PySol
+# numbering for the one-hole games, the portable generator for Binary Star (two holes, _kernel_multi).
 QUICK = {
     "black-hole": [1, 2, 3, 4, 5, 6, 8, 9, 10, 25, 29, 33, 37],
     "all-in-a-row": [1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 27],
+    "binary-star": [1, 2, 3, 6, 7, 8, 9],
 }
 SMALL = [
     ("black-hole", {"suits": 2, "ranks": 5, "piles": 3}),
@@ -36,6 +38,9 @@ SMALL = [
     ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4}),
     ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4, "wrap": False}),
     ("all-in-a-row", {"suits": 4, "ranks": 8, "piles": 8}),
+    ("binary-star", {"suits": 2, "ranks": 5, "piles": 6}),
+    ("binary-star", {"suits": 2, "ranks": 5, "piles": 9, "wrap": False}),
+    ("binary-star", {"suits": 3, "ranks": 6, "piles": 17}),
 ]
 
 
@@ -55,7 +60,7 @@ def _same(a: HoleOutcome, b: HoleOutcome) -> None:
 @pytest.mark.parametrize("game", sorted(QUICK))
 def test_jit_and_python_agree_on_pysol_deals(game: str) -> None:
     for seed in QUICK[game]:
-        e = Engine(deal(game, seed, "pysol"))
+        e = Engine(deal(game, seed, "portable" if game == "binary-star" else "pysol"))
         _same(_run(e, True), _run(e, False))
 
 
@@ -68,14 +73,17 @@ def test_jit_and_python_agree_on_small_decks(game: str, over: dict) -> None:
 
 
 @needs_numba
-@pytest.mark.parametrize(("game", "seed"), [("black-hole", 24), ("all-in-a-row", 7), ("all-in-a-row", 10)])
+@pytest.mark.parametrize(
+    ("game", "seed"), [("black-hole", 24), ("all-in-a-row", 7), ("all-in-a-row", 10), ("binary-star", 4)]
+)
 def test_node_limit_gives_unknown_in_both_paths(game: str, seed: int) -> None:
-    e = Engine(deal(game, seed, "pysol"))
+    gen = "portable" if game == "binary-star" else "pysol"
+    e = Engine(deal(game, seed, gen))
     for cap in (0, 1, 300, 5000):
         a, b = _run(e, True, nodes=cap), _run(e, False, nodes=cap)
         _same(a, b)
         assert a.stop == "nodes" and not a.won and not a.complete and a.nodes <= max(cap, 1)
-    inst = deal(game, seed, "pysol")
+    inst = deal(game, seed, gen)
     result = solve(inst, "dfs", Limits(seconds=30, nodes=300))
     assert result.status is Status.UNKNOWN and result.message == "node limit"
     assert result.stats["nodes"] == 300
@@ -84,8 +92,10 @@ def test_node_limit_gives_unknown_in_both_paths(game: str, seed: int) -> None:
 @needs_numba
 def test_python_prelude_then_kernel() -> None:
     """Python loop first, kernel after: the same answer, and node limits stay exact."""
-    for game, seed in [("all-in-a-row", 7), ("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]:
-        e = Engine(deal(game, seed, "pysol"))
+    cases = [("all-in-a-row", 20), ("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]
+    cases.append(("binary-star", 6))
+    for game, seed in cases:
+        e = Engine(deal(game, seed, "portable" if game == "binary-star" else "pysol"))
         alone = _run(e, False)
         both = _run(e, True, prelude=1000)
         assert (both.won, both.complete, both.moves) == (alone.won, alone.complete, alone.moves)
@@ -111,13 +121,16 @@ def test_time_limit_gives_unknown() -> None:
 @needs_numba
 def test_full_table_is_cleared_without_changing_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tiny memory budget makes the kernel forget dead states: more nodes, same verdict and moves."""
-    monkeypatch.setattr(dfs_hole_jit, "_MIN_SLOTS", 256)
-    for game, seed in [("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]:
-        e = Engine(deal(game, seed, "pysol"))
-        small = hole_search(e, time.perf_counter() + 60, None, 2, jit=True)  # 2 * 82 bytes: 256 slots
+    monkeypatch.setattr(dfs_hole_jit, "_MIN_SLOTS", 1024)
+    more = 0
+    for game, seed in [("all-in-a-row", 20), ("all-in-a-row", 5), ("black-hole", 3), ("binary-star", 3)]:
+        e = Engine(deal(game, seed, "portable" if game == "binary-star" else "pysol"))
+        small = hole_search(e, time.perf_counter() + 60, None, 2, jit=True, prelude=0)  # 1024 slots
         full = _run(e, False)
         assert (small.won, small.complete, small.moves) == (full.won, full.complete, full.moves)
         assert small.nodes >= full.nodes
+        more += small.nodes > full.nodes
+    assert more  # the table did fill and was cleared
 
 
 @needs_numba
@@ -155,7 +168,9 @@ def test_without_numba_the_python_loop_runs() -> None:
     assert r.stdout.split() == ["SOLVED", "SOLVED"]
 
 
-def test_two_holes_use_the_python_loop() -> None:
+def test_two_holes_solve_in_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
+    monkeypatch.setattr(dfs_hole, "USE_JIT", False)
     assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
 
 

@@ -188,7 +188,7 @@ def hole_search(
     With ``reach`` on, :func:`rank_reach_ok` cuts lost states when a rank runs out (or a hole leaves
     a rank that has run out), the only times connectivity can change.
 
-    ``jit`` (default :data:`USE_JIT`) runs a single hole in the numba kernel of :mod:`.dfs_hole_jit`
+    ``jit`` (default :data:`USE_JIT`) runs the search in the numba kernels of :mod:`.dfs_hole_jit`
     when the packed state fits 63 bits: same moves, same order, same verdict and solution. Before the
     kernel is loaded, the Python loop first searches up to ``prelude`` nodes (default
     :data:`PRELUDE_NODES`, 0 once the kernel has run in this process); if that does not decide, the
@@ -197,7 +197,7 @@ def hole_search(
     """
     if jit is None:
         jit = USE_JIT
-    if jit and len(engine.found) == 1:
+    if jit:
         if prelude is None:
             prelude = 0 if _kernel_ready() else PRELUDE_NODES
         if prelude > 0:
@@ -255,22 +255,22 @@ def hole_search(
     all_ranks = tuple(range(1, R + 1))
     nexts = [all_ranks] + [adj[t] for t in range(1, R + 1)]
     node_cap = max_nodes if max_nodes is not None else -1
-    if F == 1 and jit:
+    if jit:
         from . import dfs_hole_jit
 
-        jit = dfs_hole_jit.HAVE_NUMBA and dfs_hole_jit.fits(P, hb * P, R)
-    if F == 1 and jit:
-        r = dfs_hole_jit.single_hole_jit(
+        jit = dfs_hole_jit.HAVE_NUMBA and dfs_hole_jit.fits(P, hb * P, R, F)
+    if jit:
+        r = dfs_hole_jit.hole_jit(
             piles,
             h,
-            tops[0],
+            tops,
             count,
             tall,
             nexts,
             adj,
             key,
             hshift,
-            tshift[0],
+            tshift,
             deadline,
             node_cap,
             reach,
@@ -287,7 +287,7 @@ def hole_search(
         # The dfs backend reports peak_mb as peak * HOLE_ENTRY_BYTES: express the hash array in those units.
         table.peak = max(table.peak, -(-r["peak_bytes"] // HOLE_ENTRY_BYTES))
         if out.won:
-            out.moves = [(TABLEAU, i, FOUNDATION, 0, 1) for i in r["path"]]
+            out.moves = [(TABLEAU, i, FOUNDATION, j, 1) for i, j in r["path"]]
         return out
     if F == 1:
         return _single_hole(

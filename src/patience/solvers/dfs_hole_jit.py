@@ -1,12 +1,13 @@
-"""The one-hole loop of :mod:`.dfs_hole` compiled with numba (optional: pure Python stays the fallback).
+"""The hole search loops of :mod:`.dfs_hole` compiled with numba (optional: pure Python stays the fallback).
 
-:func:`patience.solvers.dfs_hole.hole_search` calls :func:`single_hole_jit` for a single hole when numba
-imports and the packed state fits 63 bits (pile heights and the hole top, e.g. 43 bits for All in a Row,
-38 for Black Hole); otherwise, or with ``PATIENCE_NO_JIT=1`` in the environment, it runs the Python loop
-:func:`patience.solvers.dfs_hole._single_hole`. The kernel is a line-by-line port of that loop: the same
-moves in the same order (Wolter's direction rule, taller piles first, the last-card and one-card-pile
-rules), the same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count
-and the same first solution. Only the transposition table differs:
+:func:`patience.solvers.dfs_hole.hole_search` calls :func:`hole_jit` when numba imports and the packed
+state fits 63 bits (pile heights and hole tops: 43 bits for All in a Row, 38 for Black Hole, 59 for
+Binary Star); otherwise, or with ``PATIENCE_NO_JIT=1`` in the environment, it runs its Python loops.
+``_kernel`` is a line-by-line port of the one-hole loop :func:`patience.solvers.dfs_hole._single_hole`,
+``_kernel_multi`` of the several-holes loop in ``hole_search``: the same moves in the same order
+(Wolter's direction rule for one hole, taller piles first, the last-card and one-card-pile rules), the
+same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count and the
+same first solution. Only the transposition table differs:
 
 * an open-addressing hash set of 64-bit keys (linear probing, at most half full) that doubles from 64k
   slots up to the memory budget; when full at that size it is cleared. Every key in it is a dead state
@@ -45,7 +46,7 @@ except ImportError:  # pragma: no cover
         return wrap if not args or not callable(args[0]) else args[0]
 
 
-__all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "single_hole_jit", "warm_up"]
+__all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "hole_jit", "warm_up"]
 
 READY = False  # True once the kernel has run in this process (compiled or loaded from the cache)
 
@@ -324,38 +325,237 @@ def _kernel(
     return code, tab
 
 
-def _root_moves(t, keep, mask, tall, h, nexts, P):
-    """The root's move list, as ``dfs_hole._single_hole.gen`` orders it (``keep`` = -1: no direction)."""
+@njit(cache=True)
+def _reach_tops(count, tops, F, adj, adjn, R, seen, todo):  # pragma: no cover - compiled
+    """:func:`patience.solvers.dfs_hole.rank_reach_ok` for several hole tops."""
+    for r in range(R + 1):
+        seen[r] = False
+    n = 0
+    for j in range(F):
+        t = tops[j]
+        if t and not seen[t]:
+            seen[t] = True
+            todo[n] = t
+            n += 1
+    while n:
+        n -= 1
+        r = todo[n]
+        for k in range(adjn[r]):
+            s = adj[r, k]
+            if not seen[s] and count[s]:
+                seen[s] = True
+                todo[n] = s
+                n += 1
+    for r in range(1, R + 1):
+        if count[r] and not seen[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _kernel_multi(
+    st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tops, tshift, F,
+    nexts, nextn, adj, adjn, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo,
+):  # fmt: skip  # pragma: no cover - compiled
+    """The several-holes loop of :func:`patience.solvers.dfs_hole.hole_search`; moves are ``i * F + j``."""
+    key = st[_KEY]
+    tall = st[_TALL]
+    removed = st[_REMOVED]
+    best = st[_BEST]
+    nodes = st[_NODES]
+    hits = st[_HITS]
+    cuts = st[_CUTS]
+    depth = st[_DEPTH]
+    sp = st[_SP]
+    ntab = st[_NTAB]
+    peak = st[_PEAK]
+    sb = 1
+    while (1 << sb) <= P:
+        sb += 1
+    low = (1 << sb) - 1
+    code = CHUNK
+    while True:
+        if sp == fbase[depth]:
+            if depth == 0:
+                code = COMPLETE
+                break
+            depth -= 1
+            mv = path[depth]
+            i = mv // F
+            j = mv - i * F
+            r = tops[j]
+            old = olds[depth]
+            tops[j] = old
+            hi = h[i]
+            bit = bits[i]
+            if hi:
+                mask[piles[i, hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            h[i] = hi + 1
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tshift[j])
+            continue
+        sp -= 1
+        mv = mvs[sp]
+        i = mv // F
+        j = mv - i * F
+        hi = h[i] - 1
+        r = piles[i, hi]
+        old = tops[j]
+        h[i] = hi
+        tops[j] = r
+        bit = bits[i]
+        mask[r] ^= bit
+        if hi:
+            mask[piles[i, hi - 1]] |= bit
+            if hi == 1:
+                tall ^= bit
+        count[r] -= 1
+        removed += 1
+        key += ((r - old) << tshift[j]) - hbit[i]
+        nodes += 1
+        if removed > best:
+            best = removed
+            if removed == total:
+                path[depth] = mv
+                olds[depth] = old
+                depth += 1
+                code = WON
+                break
+        s = _slot(tab, key)
+        dead = False
+        if s >= 0:
+            hits += 1
+            dead = True
+        elif reach and (count[r] == 0 or (old != 0 and count[old] == 0)):
+            empty = False
+            for k in range(F):
+                if tops[k] == 0:
+                    empty = True
+            if not empty and not _reach_tops(count, tops, F, adj, adjn, R, seen, todo):
+                cuts += 1
+                dead = True
+        if dead:
+            tops[j] = old
+            h[i] = hi + 1
+            if hi:
+                mask[piles[i, hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tshift[j])
+        else:
+            if 2 * (ntab + 1) > tab.shape[0]:
+                if tab.shape[0] < max_slots:
+                    tab = _grow(tab)
+                else:
+                    tab[:] = 0
+                    ntab = 0
+                s = _slot(tab, key)
+            tab[-1 - s] = key
+            ntab += 1
+            if ntab > peak:
+                peak = ntab
+            path[depth] = mv
+            olds[depth] = old
+            depth += 1
+            fbase[depth] = sp
+            # Moves from the new state as dfs_hole.hole_search's gen(): hole by hole, each taller last.
+            for jj in range(F):
+                t = tops[jj]
+                dup = False
+                for k in range(jj):
+                    if tops[k] == t:
+                        dup = True
+                if dup:
+                    continue  # an equal (or equally empty) hole was offered already
+                n = 0
+                for k in range(nextn[t]):
+                    m = mask[nexts[t, k]]
+                    if m == 0:
+                        continue
+                    mt = m & tall
+                    if mt:
+                        for q in range(P):
+                            if (mt >> q) & 1:
+                                cand[n] = (h[q] << sb) | q
+                                n += 1
+                    else:
+                        q = 0
+                        while not (m >> q) & 1:
+                            q += 1
+                        cand[n] = (1 << sb) | q
+                        n += 1
+                for a in range(1, n):
+                    v = cand[a]
+                    b = a - 1
+                    while b >= 0 and cand[b] > v:
+                        cand[b + 1] = cand[b]
+                        b -= 1
+                    cand[b + 1] = v
+                for a in range(n):
+                    mvs[sp + a] = (cand[a] & low) * F + jj
+                sp += n
+        if nodes >= stop_at:
+            break
+    st[_KEY] = key
+    st[_TALL] = tall
+    st[_REMOVED] = removed
+    st[_BEST] = best
+    st[_NODES] = nodes
+    st[_HITS] = hits
+    st[_CUTS] = cuts
+    st[_DEPTH] = depth
+    st[_SP] = sp
+    st[_NTAB] = ntab
+    st[_PEAK] = peak
+    st[_SLOTS] = tab.shape[0]
+    return code, tab
+
+
+def _root_moves(tops, mask, tall, h, nexts, P):
+    """The root's move list as dfs_hole orders it (no direction at the root); ``i * F + j``, best last."""
     sb = max(P.bit_length(), 1)
     low = (1 << sb) - 1
-    cand = []
-    for r in nexts[t]:
-        m = int(mask[r])
-        if m:
-            mt = m & tall
-            if mt:
-                cand += [(h[j] << sb) | j for j in range(P) if (mt >> j) & 1]
-            else:
-                cand.append((1 << sb) | ((m & -m).bit_length() - 1))
-    return [v & low for v in sorted(cand)]
+    F = len(tops)
+    out = []
+    for j, t in enumerate(tops):
+        if t in tops[:j]:
+            continue
+        cand = []
+        for r in nexts[t]:
+            m = int(mask[r])
+            if m:
+                mt = m & tall
+                if mt:
+                    cand += [(h[q] << sb) | q for q in range(P) if (mt >> q) & 1]
+                else:
+                    cand.append((1 << sb) | ((m & -m).bit_length() - 1))
+        out += [(v & low) * F + j for v in sorted(cand)]
+    return out
 
 
-def fits(P: int, hshift_top: int, R: int) -> bool:
+def fits(P: int, hshift_top: int, R: int, F: int = 1) -> bool:
     """Can the kernel run this deal: masks in 62 bits and the packed key in 63?"""
-    return P <= 62 and hshift_top + R.bit_length() <= 62
+    return P <= 62 and hshift_top + F * R.bit_length() <= 62
 
 
-def single_hole_jit(
+def hole_jit(
     piles: list[list[int]],
     h: list[int],
-    t: int,
+    tops: list[int],
     count: list[int],
     tall: int,
     nexts: list[tuple[int, ...]],
     adj: list[tuple[int, ...]],
     key: int,
     hshift: list[int],
-    tsh: int,
+    tshift: list[int],
     deadline: float,
     node_cap: int,
     reach: bool,
@@ -367,8 +567,10 @@ def single_hole_jit(
     memory_bytes: float,
     chunk: int = 1 << 17,
 ) -> dict:
-    """Search one hole with the kernel; returns won, complete, stop, path, nodes, best, hits, cuts, peak."""
+    """Search with the kernel (one hole, or several); returns won, complete, stop, path (pile and hole
+    of each move), nodes, best, hits, cuts, peak_bytes. ``degree`` applies to one hole only."""
     P = len(piles)
+    F = len(tops)
     H = max((len(p) for p in piles), default=1) or 1
     pa = np.zeros((P, H), dtype=np.int64)
     for i, p in enumerate(piles):
@@ -400,7 +602,7 @@ def single_hole_jit(
             elif step == R - 1:
                 same[p_, t_] = (t_ - 2) % R + 1
     depth_max = total + 2
-    mvs = np.zeros(depth_max * P + P, dtype=np.int64)
+    mvs = np.zeros(depth_max * P * F + P * F, dtype=np.int64)
     fbase = np.zeros(depth_max, dtype=np.int64)
     path = np.zeros(depth_max, dtype=np.int64)
     olds = np.zeros(depth_max, dtype=np.int64)
@@ -409,14 +611,16 @@ def single_hole_jit(
     todo = np.zeros(R + 2, dtype=np.int64)
     base = np.zeros(R + 1, dtype=np.int64)
     ends = np.zeros(R + 1, dtype=np.bool_)
+    ta = np.array(tops, dtype=np.int64)
+    tsa = np.array(tshift, dtype=np.int64)
     max_slots = _MIN_SLOTS
     while max_slots * 2 * SLOT_BYTES <= memory_bytes:
         max_slots *= 2
     tab = np.zeros(min(_MIN_SLOTS, max_slots), dtype=np.int64)
-    root = _root_moves(t, -1, ma, tall, h, nexts, P)
+    root = _root_moves(list(tops), ma, tall, h, nexts, P)
     mvs[: len(root)] = root
     st = np.zeros(_NST, dtype=np.int64)
-    st[_T], st[_KEY], st[_TALL], st[_REMOVED], st[_BEST] = t, key, tall, removed, removed
+    st[_T], st[_KEY], st[_TALL], st[_REMOVED], st[_BEST] = tops[0], key, tall, removed, removed
     st[_SP] = len(root)
     stop = ""
     code = CHUNK
@@ -424,11 +628,17 @@ def single_hole_jit(
         stop_at = st[_NODES] + chunk
         if node_cap >= 0:
             stop_at = min(stop_at, node_cap)
-        code, tab = _kernel(
-            st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tsh, bottom,
-            na, nn, aa, an, same, reach, degree, wrap, R, total, P,
-            mvs, fbase, path, olds, cand, seen, todo, base, ends,
-        )  # fmt: skip
+        if F == 1:
+            code, tab = _kernel(
+                st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tshift[0], bottom,
+                na, nn, aa, an, same, reach, degree, wrap, R, total, P,
+                mvs, fbase, path, olds, cand, seen, todo, base, ends,
+            )  # fmt: skip
+        else:
+            code, tab = _kernel_multi(
+                st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, ta, tsa, F,
+                na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo,
+            )  # fmt: skip
         if code != CHUNK:
             break
         if node_cap >= 0 and st[_NODES] >= node_cap:
@@ -439,11 +649,12 @@ def single_hole_jit(
             break
     global READY
     READY = True
+    moves = [int(x) for x in path[: st[_DEPTH]]] if code == WON else []
     return dict(
         won=code == WON,
         complete=code == COMPLETE,
         stop=stop,
-        path=[int(x) for x in path[: st[_DEPTH]]] if code == WON else [],
+        path=[divmod(mv, F) for mv in moves] if F > 1 else [(mv, 0) for mv in moves],
         nodes=int(st[_NODES]),
         best=int(st[_BEST]),
         hits=int(st[_HITS]),
@@ -456,9 +667,10 @@ def warm_up() -> float:
     """Compile (or load from the cache) the kernel on a tiny deal; returns the seconds it took."""
     t0 = time.perf_counter()
     if HAVE_NUMBA:
-        single_hole_jit(
-            [[1, 2], [3]], [2, 1], 0, [0, 1, 1, 1], 1, [(1, 2, 3), (2, 3), (1, 3), (1, 2)],
-            [(), (2, 3), (1, 3), (1, 2)], 2 + (1 << 2), [0, 2], 4, time.perf_counter() + 60, -1,
-            True, True, True, 3, 3, 0, 1 << 20,
-        )  # fmt: skip
+        for tops, tshift in (([0], [4]), ([0, 0], [4, 6])):  # one hole, two holes
+            hole_jit(
+                [[1, 2], [3]], [2, 1], tops, [0, 1, 1, 1], 1, [(1, 2, 3), (2, 3), (1, 3), (1, 2)],
+                [(), (2, 3), (1, 3), (1, 2)], 2 + (1 << 2), [0, 2], tshift, time.perf_counter() + 60, -1,
+                True, True, True, 3, 3, 0, 1 << 20,
+            )  # fmt: skip
     return time.perf_counter() - t0
