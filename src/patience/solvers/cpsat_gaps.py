@@ -162,6 +162,7 @@ class Bounds:
     ub: dict[int, int]  # most moves a card can make
     right: dict[int, bool]  # dealt right of its predecessor (Lemma 1, second part)
     proven: bool  # the horizon is proven (fixed-suit); any-two uses the two_moves guess
+    arrival: dict[tuple[int, int], int]  # earliest state with card c in cell p (a relaxation)
 
     @property
     def horizon(self) -> int:
@@ -174,28 +175,66 @@ def bounds(deal: GapsDeal, two_moves: int = 2) -> Bounds:
     R = deal.R
     init = {c: p for p, c in enumerate(deal.grid) if c != EMPTY}
     col0 = tuple(r * R for r in range(deal.rows))
+    # Candidate targets by the Lemmas: column 0 for a 2, right of a reachable cell of c - 1 otherwise.
     dest: dict[int, tuple[int, ...]] = {}
-    reach: dict[int, tuple[int, ...]] = {}
-    ub: dict[int, int] = {}
     right: dict[int, bool] = {}
     for c in deal.cards:  # by suit then rank: c - 1 comes first
         if deal.rank(c) == 2:
             right[c] = False
+            home = deal.suit(c) * R
             if deal.fixed:
-                home = deal.suit(c) * R
-                ub[c] = 0 if init[c] == home else 1
-                d: tuple[int, ...] = (home,) if ub[c] else ()
+                dest[c] = (home,) if init[c] != home else ()
             else:
-                ub[c] = two_moves
-                d = col0 if two_moves else ()
+                dest[c] = col0 if two_moves else ()
         else:
             q = init[c - 1]
             right[c] = init[c] == q + 1 and q % R < R - 1
+            reach = {q, *dest[c - 1]}
+            dest[c] = tuple(sorted({p + 1 for p in reach if p % R < R - 1}))
+    arr = _arrivals(deal, init, dest)
+    dest = {c: tuple(p for p in d if (c, p) in arr) for c, d in dest.items()}
+    ub: dict[int, int] = {}
+    for c in deal.cards:
+        if not dest[c]:
+            ub[c] = 0
+        elif deal.rank(c) == 2:
+            ub[c] = 1 if deal.fixed else two_moves
+        else:
             ub[c] = ub[c - 1] + (0 if right[c] else 1)
-            d = tuple(sorted({p + 1 for p in reach[c - 1] if p % R < R - 1})) if ub[c] else ()
-        dest[c] = d
-        reach[c] = tuple(sorted({init[c], *d}))
-    return Bounds(init, dest, reach, ub, right, deal.fixed)
+    reach = {c: tuple(sorted({init[c], *dest[c]})) for c in deal.cards}
+    arr.update({(c, init[c]): 0 for c in deal.cards})
+    return Bounds(init, dest, reach, ub, right, deal.fixed, arr)
+
+
+def _arrivals(
+    deal: GapsDeal, init: dict[int, int], dest: dict[int, tuple[int, ...]]
+) -> dict[tuple[int, int], int]:
+    """Earliest state in which card c can stand in cell p of ``dest[c]`` (absent: never), a relaxation.
+
+    A move into p at step s needs p empty in state s, so s is at least the first state in which the
+    card dealt on p can have left it (its earliest arrival anywhere), and c - 1 in p - 1 in state s:
+    ``arr(c, p) = max(arr(c - 1, p - 1), leave(p)) + 1``, computed as a least fixpoint. A cell whose
+    dealt card can never move is never a target; a pair that is never reached is dropped.
+    """
+    inf = 1 << 30
+    occupant = {p: c for c, p in init.items()}
+    arr: dict[tuple[int, int], int] = {(c, p): inf for c, d in dest.items() for p in d}
+    changed = True
+    while changed:
+        changed = False
+        for (c, p), old in arr.items():
+            e = occupant.get(p)
+            leave = 0 if e is None else min((arr[(e, q)] for q in dest[e]), default=inf)
+            if deal.rank(c) == 2:
+                pred = 0
+            else:
+                q = p - 1
+                pred = 0 if init[c - 1] == q else arr.get((c - 1, q), inf)
+            new = max(pred, leave) + 1
+            if new < old:
+                arr[(c, p)] = new
+                changed = True
+    return {key: t for key, t in arr.items() if t < inf}
 
 
 # Model --------------------------------------------------------------------------------------------
@@ -208,6 +247,9 @@ class ModelVars:
     b: Bounds
     formulation: str
     horizon: int
+    cuts: bool = True  # partial-order cut (steps) and compaction (events)
+    counts: bool = True  # per-card move-count constraints (steps)
+    decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
     time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
@@ -215,13 +257,13 @@ class ModelVars:
 
 
 def build_model(
-    deal: GapsDeal, b: Bounds, formulation: str = "events", horizon: int | None = None
+    deal: GapsDeal, b: Bounds, formulation: str = "events", horizon: int | None = None, cuts: bool = True
 ) -> ModelVars:
     """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``."""
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
     T = b.horizon if horizon is None else horizon
-    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T)
+    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, cuts)
     if formulation == "steps":
         _steps(v)
     else:
@@ -246,70 +288,144 @@ def _goal_rows(v: ModelVars) -> dict[tuple[int, int], Any]:
     return row
 
 
+def _clause(m: cp_model.CpModel, lits: list[Any]) -> None:
+    """Add the clause ``or(lits)``; constant literals (0/1) are folded in."""
+    if any(x is True or (isinstance(x, int) and not isinstance(x, bool) and x == 1) for x in lits):
+        return
+    rest = [x for x in lits if not isinstance(x, int)]
+    if not rest:
+        m.add_bool_or([m.new_constant(0)])
+    else:
+        m.add_bool_or(rest)
+
+
+def _neg(x: Any) -> Any:
+    """Negation of a literal or of a constant 0/1."""
+    return 1 - x if isinstance(x, int) else ~x
+
+
 def _steps(v: ModelVars) -> None:
-    """Time-indexed model: at[t, c, p], mv[t, c, p], frame axioms, one move per step."""
+    """Time-indexed model: at[t, c, p], mv[t, c, p], frame axioms as clauses, one move per step."""
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
     cards, R = deal.cards, deal.R
     ncells = deal.rows * R
-    # at[t][(c, p)]: card c in cell p in state t.
+    arr = b.arrival
+    # at[t][(c, p)]: card c in cell p in state t (the constant 0 before its earliest arrival).
     at: list[dict[tuple[int, int], Any]] = []
     at.append({(c, p): int(p == b.init[c]) for c in cards for p in b.reach[c]})
     for t in range(1, T + 1):
-        at.append({(c, p): m.new_bool_var(f"at_{t}_{c}_{p}") for c in cards for p in b.reach[c]})
-    moves_of: dict[int, Any] = {}
-    prev_any: Any = None
+        at.append(
+            {
+                (c, p): m.new_bool_var(f"at_{t}_{c}_{p}") if t >= arr[(c, p)] else 0
+                for c in cards
+                for p in b.reach[c]
+            }
+        )
+    moves_of: dict[int, list[Any]] = {}
+    prev: tuple[Any, Any, Any, Any] | None = None  # (any, who, dst, src) of the previous step
+    big = max(cards, default=0) + 2
     for t in range(T):
         now, nxt = at[t], at[t + 1]
-        mv = {(c, p): m.new_bool_var(f"mv_{t}_{c}_{p}") for c in cards for p in b.dest[c]}
+        # mv[(c, p)]: step t moves card c into cell p.
+        mv = {
+            (c, p): m.new_bool_var(f"mv_{t}_{c}_{p}")
+            for c in cards
+            for p in b.dest[c]
+            if t + 1 >= arr[(c, p)]
+        }
         for (c, p), lit in mv.items():
             v.mv[(t, c, p)] = lit
-        moving = {c: sum(mv[(c, p)] for p in b.dest[c]) for c in cards if b.dest[c]}
+        moving: dict[int, list[Any]] = {}
+        for (c, _p), lit in mv.items():
+            moving.setdefault(c, []).append(lit)
         # At most one move per step; idle steps only at the end.
         any_t = m.new_bool_var(f"any_{t}")
-        m.add(sum(mv.values()) == any_t)
-        if prev_any is not None:
-            m.add_implication(any_t, prev_any)
-        prev_any = any_t
+        m.add_exactly_one([~any_t, *mv.values()])
+        if prev is not None:
+            m.add_implication(any_t, prev[0])
         # A card of rank >= 3 moves right of its predecessor.
         for (c, p), lit in mv.items():
             if deal.rank(c) > 2:
-                m.add(lit <= now[(c - 1, p - 1)])
+                _clause(m, [~lit, now[(c - 1, p - 1)]])
         # One card a cell; the target of a move is a gap.
+        occ = [[now[(c, p)] for c in cards if (c, p) in now] for p in range(ncells)]
         for p in range(ncells):
-            terms = [now[(c, p)] for c in cards if (c, p) in now]
-            terms += [mv[(c, p)] for c in cards if (c, p) in mv]
-            if len(terms) > 1:
-                m.add(sum(terms) <= 1)
-        # Frame axioms: at' <-> mv or (at and not moving).
+            terms = [x for x in occ[p] if not isinstance(x, int)] + [
+                mv[(c, p)] for c in cards if (c, p) in mv
+            ]
+            fixed = sum(x for x in occ[p] if isinstance(x, int))
+            if fixed:
+                for x in terms:
+                    m.add(x == 0)
+            elif len(terms) > 1:
+                m.add_at_most_one(terms)
+        # Frame axioms: at' <-> mv or (at and not moving); each card in exactly one cell.
         for c in cards:
-            mc = moving.get(c, 0)
+            mc = moving.get(c, [])
             for p in b.reach[c]:
                 a0, a1, mp = now[(c, p)], nxt[(c, p)], mv.get((c, p), 0)
-                m.add(a1 >= mp)
-                m.add(a1 >= a0 - mc)
-                m.add(a1 <= a0 + mp)
-                m.add(a1 + mc <= 1 + mp)
-            m.add(sum(nxt[(c, p)] for p in b.reach[c]) == 1)
-        for c, expr in moving.items():
-            moves_of.setdefault(c, []).append(expr)
+                _clause(m, [_neg(mp), a1])
+                _clause(m, [_neg(a0), a1, *mc])
+                _clause(m, [_neg(a1), a0, mp])
+            cells = [nxt[(c, p)] for p in b.reach[c] if not isinstance(nxt[(c, p)], int)]
+            m.add_exactly_one(cells)
+        for c, lits in moving.items():
+            moves_of.setdefault(c, []).extend(lits)
+        if v.cuts:
+            # Partial-order cut: consecutive independent moves come in increasing card order.
+            who = sum(c * lit for (c, _p), lit in mv.items()) + big * (1 - any_t)
+            dst = sum(p * lit for (_c, p), lit in mv.items())
+            # The cell the step empties: occupied before, empty after, unless it is also the target.
+            src = sum(
+                p
+                * (
+                    sum(occ[p])
+                    - sum(nxt[(c, q)] for c, q in nxt if q == p)
+                    + sum(mv.get((c, p), 0) for c in cards)
+                )
+                for p in range(ncells)
+            )
+            if prev is not None:
+                _order_cut(m, t, prev, who, dst)
+            prev = (any_t, who, dst, src)
+        else:
+            prev = (any_t, None, None, None)
     # Cuts: per-card move bounds (Lemmas 1-2).
-    total = {c: sum(moves_of.get(c, [])) for c in cards}
-    for c in cards:
-        if c in moves_of:
-            m.add(total[c] <= b.ub[c])
-            if deal.rank(c) > 2:
-                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+    if v.counts:
+        total = {c: sum(moves_of.get(c, [])) for c in cards}
+        for c in cards:
+            if c in moves_of:
+                m.add(total[c] <= b.ub[c])
+                if deal.rank(c) > 2:
+                    m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
     # Goal.
     row = _goal_rows(v)
     for (s, r), lit in row.items():
         for c in cards:
             if deal.suit(c) == s and (c, deal.goal(c, r)) in at[T]:
-                goal = at[T][(c, deal.goal(c, r))]
-                if isinstance(goal, int):
-                    if not goal:
-                        m.add(lit == 0)
-                else:
-                    m.add_implication(lit, goal)
+                _clause(m, [~lit, at[T][(c, deal.goal(c, r))]])
+    # Search order: forward in time, a move before no move (FIXED_SEARCH in _parameters).
+    v.decisions = [v.mv[key] for key in sorted(v.mv)]
+
+
+def _order_cut(m: cp_model.CpModel, t: int, prev: tuple[Any, Any, Any, Any], who: Any, dst: Any) -> None:
+    """Step t moves a lower card than step t - 1 only when the two moves depend on each other.
+
+    Moves A (card c from a to p) then B (card d from b to q) commute when d is not c + 1 (B lands
+    right of c), c is not d + 1 (A needed d where it was) and q != a (B fills the cell A emptied): B's
+    target was then already a gap and its predecessor already in place before A, A's target is still a
+    gap and its predecessor still in place after B, and both orders give the same grid. Of the winning
+    plans of a given length the one whose sequence of card codes is lexicographically least has no
+    such pair in decreasing order (swapping it gives a smaller one), so the cut keeps a win.
+    """
+    _, who0, _, src0 = prev
+    lower = m.new_bool_var(f"lower_{t}")
+    m.add(who >= who0).only_enforce_if(~lower)
+    succ = m.new_bool_var(f"pred_of_prev_{t}")
+    m.add(who == who0 - 1).only_enforce_if(succ)
+    refill = m.new_bool_var(f"refill_{t}")
+    m.add(dst == src0).only_enforce_if(refill)
+    m.add_bool_or([~lower, succ, refill])
 
 
 def _events(v: ModelVars) -> None:
@@ -339,7 +455,8 @@ def _events(v: ModelVars) -> None:
             # A move changes the cell.
             m.add(v.loc[(c, k)] != v.loc[(c, k - 1)]).only_enforce_if(a)
             # Compaction: event times are 1..(number of events).
-            m.add(v.time[(c, k)] <= count).only_enforce_if(a)
+            if v.cuts:
+                m.add(v.time[(c, k)] <= count).only_enforce_if(a)
             steps.append(m.new_optional_fixed_size_interval_var(v.time[(c, k)], 1, a, f"step_{c}_{k}"))
         for k in range(b.ub[c] + 1):
             e = m.new_int_var(1, H + 1, f"end_{c}_{k}")
@@ -410,6 +527,27 @@ def _events(v: ModelVars) -> None:
                 ct.only_enforce_if([v.act[(c, k)], *[~x for x in last]])
 
 
+# Solving ------------------------------------------------------------------------------------------
+def _parameters(v: ModelVars, seconds: float, workers: int) -> cp_model.CpSolver:
+    """CP-SAT parameters per formulation (measured choices: module docstring)."""
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.max_time_in_seconds = max(seconds, 0.01)
+    p.num_workers = workers
+    if v.formulation == "steps":
+        # Presolve, probing, symmetry detection and inprocessing cost seconds on this large clausal model
+        # and pay nothing back; forward search in time (a DFS with clause learning) refutes best.
+        p.cp_model_presolve = False
+        p.cp_model_probing_level = 0
+        p.linearization_level = 0
+        p.symmetry_level = 0
+        p.use_sat_inprocessing = False
+        if v.decisions:
+            v.model.add_decision_strategy(v.decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            p.search_branching = cp_model.FIXED_SEARCH
+    return solver
+
+
 # Decoding -----------------------------------------------------------------------------------------
 def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
     """The plan as ``(card, target cell)`` pairs in order."""
@@ -447,12 +585,15 @@ class CpSatGaps:
 
     name = "cpsat-gaps"
 
-    def __init__(self, formulation: str = "events", *, two_moves: int = 2, workers: int = 1) -> None:
+    def __init__(
+        self, formulation: str = "events", *, two_moves: int = 2, workers: int = 1, cuts: bool = True
+    ) -> None:
         if formulation not in FORMULATIONS:
             raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
         self.formulation = formulation
         self.two_moves = two_moves
         self.workers = workers
+        self.cuts = cuts
 
     def supports(self, rules: RuleSet) -> bool:
         """Gaps grids of one deck without redeals."""
@@ -470,14 +611,12 @@ class CpSatGaps:
         stats: dict[str, float] = {"horizon": float(b.horizon), "horizon_proven": float(b.proven)}
         if deal.won():
             return self._solved(instance, [], stats, t0)
-        v = build_model(deal, b, self.formulation)
+        v = build_model(deal, b, self.formulation, cuts=self.cuts)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         if left <= 0:
             return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = left
-        solver.parameters.num_workers = self.workers
+        solver = _parameters(v, left, self.workers)
         status = solver.solve(v.model)
         stats.update(
             conflicts=float(solver.num_conflicts),

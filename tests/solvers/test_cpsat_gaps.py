@@ -1,0 +1,201 @@
+"""cpsat-gaps: verdicts against an exhaustive search written here, against dfs, and the move bounds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from patience.deals import deal
+from patience.instance import Instance
+from patience.solvers.base import Limits, Status, get_solver, solve
+from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, family_supports
+from patience.validate import replay
+
+BASIC, ONE_DEAL = "gaps-basic-variant", "gaps-one-deal"
+
+
+def small(game: str, suits: int, ranks: int, seed: int) -> Instance:
+    """A generalized Gaps deal of ``suits`` rows of ``ranks`` cells."""
+    return deal(game, seed, "portable", {"suits": suits, "ranks": ranks, "rows": suits})
+
+
+# An independent model of the rules: grid of (suit, rank) pairs or None, its own moves and goal test.
+Grid = tuple[tuple[int, int] | None, ...]
+
+
+def to_grid(inst: Instance) -> tuple[Grid, int]:
+    cells = [None if c is None else (c.suit, c.rank) for row in inst.layout.grid for c in row]
+    return tuple(cells), len(inst.layout.grid[0])
+
+
+def successors(grid: Grid, width: int, fixed: bool) -> list[tuple[int, int]]:
+    """Moves as (from cell, to cell), written from the rules text, not from the engine."""
+    where = {c: i for i, c in enumerate(grid) if c is not None}
+    out = []
+    for g, c in enumerate(grid):
+        if c is not None:
+            continue
+        if g % width == 0:
+            out += [(i, g) for (s, r), i in where.items() if r == 2 and (not fixed or s == g // width)]
+            continue
+        left = grid[g - 1]
+        if left is not None and left[1] < width and (left[0], left[1] + 1) in where:
+            out.append((where[(left[0], left[1] + 1)], g))
+    return out
+
+
+def won(grid: Grid, width: int) -> bool:
+    for r in range(len(grid) // width):
+        row = grid[r * width : (r + 1) * width]
+        if row[-1] is not None or row[0] is None:
+            return False
+        if any(row[k] != (row[0][0], k + 2) for k in range(width - 1)):
+            return False
+    return True
+
+
+def brute_force(inst: Instance) -> bool:
+    """Exhaustive search of every reachable grid: is a won grid reachable?"""
+    start, width = to_grid(inst)
+    fixed = inst.rules.gaps.first_column == "fixed-suit"
+    seen, stack = {start}, [start]
+    while stack:
+        grid = stack.pop()
+        if won(grid, width):
+            return True
+        for a, b in successors(grid, width, fixed):
+            nxt = list(grid)
+            nxt[a], nxt[b] = None, grid[a]
+            t = tuple(nxt)
+            if t not in seen:
+                seen.add(t)
+                stack.append(t)
+    return False
+
+
+SHAPES = [(2, 4), (3, 3), (3, 4), (2, 5)]
+
+
+def _check(inst: Instance, truth: bool, formulation: str) -> Status:
+    """Run cpsat-gaps through base.solve (validates wins); compare with the truth."""
+    solver = CpSatGaps(formulation)
+    result = solver.solve(inst, Limits(seconds=20))
+    status = result.status
+    if status is Status.SOLVED:
+        assert truth, "cpsat found a win the exhaustive search says does not exist"
+        report = replay(inst, list(result.solution or ()))
+        assert report.ok and report.won, report.message()
+    elif status is Status.UNSOLVABLE:
+        assert inst.rules.gaps.first_column == "fixed-suit", "any-two has no proven horizon"
+        assert not truth, "cpsat says lost, the exhaustive search wins"
+    return status
+
+
+@pytest.mark.parametrize("suits,ranks", SHAPES)
+def test_fixed_suit_verdicts_match_brute_force_and_dfs(suits: int, ranks: int) -> None:
+    for seed in range(12):
+        inst = small(BASIC, suits, ranks, seed)
+        truth = brute_force(inst)
+        for formulation in ("events", "steps"):
+            status = _check(inst, truth, formulation)
+            assert status is (Status.SOLVED if truth else Status.UNSOLVABLE), (seed, formulation)
+        d = solve(inst, "dfs", Limits(seconds=20))
+        assert d.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+
+
+@pytest.mark.parametrize("suits,ranks", SHAPES)
+def test_any_two_never_contradicts_brute_force(suits: int, ranks: int) -> None:
+    for seed in range(8):
+        inst = small(ONE_DEAL, suits, ranks, seed)
+        truth = brute_force(inst)
+        for formulation in ("events", "steps"):
+            status = _check(inst, truth, formulation)
+            # Lost: no proof (UNKNOWN). Won: found within two moves per 2 on every deal tried.
+            assert status is (Status.SOLVED if truth else Status.UNKNOWN), (seed, formulation)
+        d = solve(inst, "dfs", Limits(seconds=20))
+        assert d.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+
+
+def test_solved_through_registry_is_validated() -> None:
+    inst = small(BASIC, 3, 4, 0)
+    result = solve(inst, "cpsat-gaps", Limits(seconds=20))
+    assert result.status is Status.SOLVED and result.backend == "cpsat-gaps"
+    assert get_solver("cpsat-gaps").supports(inst.rules)
+
+
+def test_move_bounds_hold_on_random_plays() -> None:
+    """Lemmas 1-2 of the module docstring, checked on random legal plays of the independent model."""
+    rng = random.Random(7)
+    for seed in range(40):
+        inst = small(BASIC, 4, 6, seed)
+        gd = GapsDeal.from_instance(inst)
+        b = bounds(gd)
+        grid, width = to_grid(inst)
+        code = {(c.suit, c.rank): gd.grid[i] for i, c in enumerate(sum(inst.layout.grid, ())) if c}
+        for _ in range(5):
+            g, moved = grid, dict.fromkeys(code.values(), 0)
+            for _ in range(200):
+                options = successors(g, width, True)
+                if not options:
+                    break
+                a, t = rng.choice(options)
+                card = g[a]
+                assert card is not None
+                moved[code[card]] += 1
+                assert t in b.dest[code[card]]
+                nxt = list(g)
+                nxt[a], nxt[t] = None, card
+                g = tuple(nxt)
+            assert all(moved[c] <= b.ub[c] for c in moved), seed
+        assert b.horizon <= 4 * 6 * 5 // 2
+
+
+def test_horizon_of_full_deck() -> None:
+    b = bounds(GapsDeal.from_instance(deal(BASIC, 1, "portable")))
+    assert b.proven and b.horizon <= 312
+    assert all(b.ub[c] <= c % 13 for c in b.ub)  # rank k -> at most k - 1 moves
+
+
+def test_any_two_infeasible_at_guessed_horizon_is_unknown() -> None:
+    """With no moves allowed for the 2s the model is infeasible, which proves nothing under any-two."""
+    for seed in range(10):
+        inst = small(ONE_DEAL, 3, 4, seed)
+        if GapsDeal.from_instance(inst).won() or not brute_force(inst):
+            continue
+        result = CpSatGaps(two_moves=0).solve(inst, Limits(seconds=10))
+        if result.status is not Status.SOLVED:
+            assert result.status is Status.UNKNOWN and "horizon" in result.message
+            return
+    pytest.fail("no deal needed a 2 to move")
+
+
+@pytest.mark.parametrize("formulation", ["events", "steps"])
+def test_time_limit_gives_unknown(formulation: str) -> None:
+    inst = deal(BASIC, 4, "portable", {"suits": 4, "ranks": 8, "rows": 4})
+    result = CpSatGaps(formulation).solve(inst, Limits(seconds=0.3))
+    assert result.status is Status.UNKNOWN and result.solution is None
+
+
+def test_unsupported_rules() -> None:
+    redeal = deal("gaps", 1, "portable")
+    assert not family_supports(redeal.rules)
+    assert CpSatGaps().solve(redeal, Limits(seconds=1)).status is Status.UNSUPPORTED
+    assert solve(redeal, "cpsat-gaps", Limits(seconds=1)).status is Status.UNSUPPORTED
+    assert not family_supports(deal("black-hole", 1, "portable").rules)
+    assert not family_supports(deal("gaps-one-deal", 1, "portable", {"decks": 2, "rows": 8}).rules)
+
+
+def test_unknown_formulation() -> None:
+    with pytest.raises(ValueError, match="formulation"):
+        CpSatGaps("magic")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [BASIC, ONE_DEAL])
+def test_many_small_deals(game: str) -> None:
+    for suits, ranks in [(3, 4), (4, 4), (3, 5)]:
+        for seed in range(12, 60):
+            inst = small(game, suits, ranks, seed)
+            truth = brute_force(inst)
+            _check(inst, truth, "events")
