@@ -18,7 +18,9 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   streamlined failure proves nothing, and the complete search follows.
 * **Hole games** (hole foundations, no building, no cells/reserve/stock): a specialised search over
   integer arrays (:mod:`.dfs_hole`) with Wolter's last-card and one-card-pile rules, rank
-  reachability and a walk-degree test, each proven in its docstring.
+  reachability and a walk-degree test, each proven in its docstring. Its loops run compiled by numba
+  (:mod:`.dfs_hole_jit`, same nodes in the same order) when numba imports; the Python loops are the
+  fallback (``PATIENCE_NO_JIT=1``). ``auto`` picks dfs for these games (see :meth:`DfsSolver.prefers`).
 
 Statuses: SOLVED (moves validated by :func:`patience.solvers.base.solve`), UNSOLVABLE (the complete
 search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
