@@ -2,7 +2,7 @@
 
 Usage:
     .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
-        [--games black-hole,all-in-a-row] [--formulations table] [--presearch 0]
+        [--games black-hole,all-in-a-row] [--formulations table] [--presearch 5000] [--probe-after 3]
         [--scaling/--no-scaling] [--first 1]
 
 For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
@@ -67,8 +67,11 @@ def run_bhs(inst, game: str, limit: float) -> tuple[str, float]:
     return verdict, time.perf_counter() - t
 
 
-def bench_game(game: str, first: int, n: int, limit: float, formulation: str, presearch: int = 0) -> dict:
-    solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=presearch)
+def bench_game(
+    game: str, first: int, n: int, limit: float, formulation: str, presearch: int = 5000,
+    probe_after: float | None = 3.0,
+) -> dict:  # fmt: skip
+    solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=presearch, probe_after=probe_after)
     decided_by_dfs = 0
     counts = {"solved": 0, "unsolvable": 0, "unknown": 0, "error": 0}
     times, peer_times, disagree, per_deal = [], [], [], []
@@ -92,7 +95,8 @@ def bench_game(game: str, first: int, n: int, limit: float, formulation: str, pr
         per_deal.append(row)
     decided = counts["solved"] + counts["unsolvable"]
     ref = load_game(game).file.reference
-    pre = f", presearch {presearch} nodes decided {decided_by_dfs}" if presearch else ""
+    pre = f", presearch {presearch} nodes decided {decided_by_dfs}" if presearch else ", no presearch"
+    pre += f", probing after {probe_after:g}s" if probe_after is not None else ", no probing stage"
     say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
         f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
@@ -175,7 +179,9 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--formulations", default="auto")
-    ap.add_argument("--presearch", type=int, default=0, help="DFS node budget before CP-SAT (0: pure)")
+    ap.add_argument("--presearch", type=int, default=5000, help="DFS node budget before CP-SAT (0: pure)")
+    ap.add_argument("--probe-after", type=float, default=3.0,
+                    help="seconds before the probing CP-SAT stage (<= 0: none)")  # fmt: skip
     ap.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--per-point", type=int, default=5, help="deals per scaling point")
     args = ap.parse_args()
@@ -186,7 +192,8 @@ def main() -> None:
     results = []
     for game in filter(None, args.games.split(",")):
         for form in args.formulations.split(","):
-            results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch))
+            probe = args.probe_after if args.probe_after > 0 else None
+            results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch, probe))
     rows = []
     if args.scaling:
         say(f"Generalized All in a Row scaling (portable deals 1..{args.per_point}, limit {args.limit:g}s):")

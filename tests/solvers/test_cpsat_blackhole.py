@@ -116,8 +116,9 @@ def test_formulations_and_cuts_agree_with_brute_force(formulation, symmetry):
                         "foundations.start": ["AS", "4S"], "decks": 2}),
     ],
 )  # fmt: skip
-def test_cell_and_several_holes_agree_with_brute_force(game, sets):
-    solver = CpSatBlackHole(max_cards=False)
+@pytest.mark.parametrize("formulation", ["auto", "table", "circuit"])
+def test_cell_and_several_holes_agree_with_brute_force(game, sets, formulation):
+    solver = CpSatBlackHole(formulation, max_cards=False)
     for seed in range(12):
         try:
             inst = deal(game, seed, "portable", sets)

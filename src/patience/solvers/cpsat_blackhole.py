@@ -74,6 +74,17 @@ Formulation "table" (the default for one hole, with or without a cell): ``pos[c]
 card; the same leave times, precedences and cuts. Max cards: ``removed`` cards, the table enforced only
 for steps ``t + 1 < removed`` and precedences only for removed cards; maximise ``removed``.
 
+With several holes (``formulation="table"``, decision only) the sequence is global in time and each step
+also picks a hole: ``hole_at[t]`` and ``top[h][t]`` (rank on hole h after step t, 0 while an empty hole
+is empty), tied by one table per step and hole over ``(hole_at[t], top[h][t-1], rank_at[t], top[h][t])``
+(either the card goes to h, fits its top and becomes the top, or h keeps its top). The permutation is
+channelled through Booleans instead of ``AddInverse``: with ``AddInverse``, CP-SAT 9.15's presolve proved
+a winnable 6-card two-hole deal infeasible (a solver bug; the channelled model agrees with brute force on
+120 random small Binary Star deals). Measured on PySol Binary Star 1-4 (30 s, load ~3): neither this
+nor the circuit decides deals 1-3; the circuit proves deal 4 lost in 0.65 s against 6.1 s, so "auto"
+keeps the circuit for several holes. The same-rank cuts stay sound: the swap exchanges the two cards'
+(time, hole) pairs and the holes only see ranks.
+
 Measured (benchmarks/out/blackhole_formulations.txt; PySol Black Hole deals 1-40, 10 s limit, 1 worker,
 load ~5 on 2 cores): table median 0.29 s, p90 0.45 s, max 0.55 s, all 40 decided; circuit median 7.6 s
 with 17 of 40 unknown. So "table" is used whenever there is one hole and "circuit" only for several holes
@@ -83,10 +94,22 @@ deals 1-15 at load 0.05); one worker beats two on this machine (median 0.29 s vs
 rank-degree constraints (``degree=True``: each rank's number of neighbours in the sequence) are implied
 by the model and did not speed up the hard lost All in a Row deals, so they are off.
 
-Presearch (``presearch_nodes``): before CP-SAT, a bounded depth-first search over the same data (pile
-heights + hole tops, dead-state memo, Wolter's move ordering) tries to find a win cheaply; its win is
-returned directly (``stats["decided_by"] = "presearch"``), otherwise its longest sequence becomes the
-CP-SAT solution hint. A lost verdict (UNSOLVABLE) always comes from CP-SAT proving the model infeasible.
+Presearch (``presearch_nodes``, default 5000): before CP-SAT, a bounded depth-first search over the same
+data (pile heights + hole tops, dead-state memo, Wolter's move ordering) tries to find a win cheaply; its
+win is validated and returned (``stats["decided_by_presearch"]``). Its longest sequence can become the
+CP-SAT solution hint (``presearch_hint=True``; a hint never changes a verdict), off by default: on the
+All in a Row deals the presearch could not win, the hint slowed CP-SAT as often as it helped (#24 0.57 s
+-> 2.16 s, #60 2.07 -> 7.14 s, #8 7.20 -> 2.31 s; load ~3.9). The max-cards optimisation keeps it as
+its first incumbent. Several holes: the same search without pruning
+rules and 50 times the node budget (~2 s; it wins Binary Star deals 2, 6, 9 of 1-10, CP-SAT none). A lost
+verdict (UNSOLVABLE) always comes from CP-SAT proving the model infeasible.
+
+Two CP-SAT stages (``probe_after``, default 3 s): the cheap parameters above for the first 3 s, then, if
+undecided, the same model again with ``cp_model_probing_level = 2`` for the time left. Probing presolve
+(failed-literal probing) shrinks the position domains a lot (All in a Row #7: 2522 -> 1728 values,
+parity-like holes such as ``pos[3D] in {28, 30, 32, ...}``) but costs 1-3 s, which would dominate the
+median; on the hard deals it is what decides them (All in a Row #7, lost, 1.16 M black-hole-solver
+states: unknown at 20 s without probing, 4-7 s with it; #156 won: 10+ s -> 2.8-3.1 s; load ~3).
 
 Every SOLVED result is decoded into engine moves, replayed in an :class:`~patience.engine.Engine` (each
 move must be legal there) and then checked by :func:`patience.validate.replay` before it is returned.
@@ -209,6 +232,7 @@ class ModelVars:
     parked: list[Any] = field(default_factory=list)  # parked[c]: card c goes through the cell
     skip: list[Any] = field(default_factory=list)  # skip[c]: card c is not removed (max-cards model)
     card_at: list[Any] = field(default_factory=list)  # card_at[t]: card played at step t (table)
+    hole_at: list[Any] = field(default_factory=list)  # hole_at[t]: hole receiving step t (table, k > 1)
     length: Any = None  # cards removed (table max-cards model)
     degree: bool = False  # add the redundant rank-degree constraints (table model)
     facts: dict[Any, tuple[cp_model.IntVar, str]] = field(default_factory=dict)  # explain assumptions
@@ -233,8 +257,8 @@ def build_model(
         formulation = "table" if deal.k == 1 else "circuit"
     if formulation not in ("table", "circuit"):
         raise ValueError(f"unknown formulation {formulation!r} (auto, table, circuit)")
-    if formulation == "table" and deal.k != 1:
-        raise ValueError("the table formulation covers games with one hole")
+    if formulation == "table" and deal.k != 1 and (optional or facts):
+        raise ValueError("the max-cards and explain models with several holes use the circuit formulation")
     if optional and deal.cells:
         raise ValueError("the max-cards model covers games without a free cell")
     m = cp_model.CpModel()
@@ -288,7 +312,19 @@ def _table_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> No
     # pos[c]: step at which card c goes to the hole; card_at[t]: the card played at step t.
     pos = [m.new_int_var(0, n - 1, f"pos_{c}") for c in range(n)]
     card_at = [m.new_int_var(0, n - 1, f"card_at_{t}") for t in range(n)]
-    m.add_inverse(pos, card_at)
+    if deal.k == 1:
+        m.add_inverse(pos, card_at)
+    else:
+        # The permutation through Boolean channels: CP-SAT 9.15's presolve wrongly proved small two-hole
+        # models with AddInverse infeasible (a 6-card Binary Star with a solution; found by the tests).
+        m.add_all_different(pos)
+        m.add_all_different(card_at)
+        for c in range(n):
+            at = [m.new_bool_var(f"at_{c}_{t}") for t in range(n)]
+            m.add_map_domain(pos[c], at)
+            for t in range(n):
+                m.add(card_at[t] == c).only_enforce_if(at[t])
+                m.add(card_at[t] != c).only_enforce_if(~at[t])
     # rank_at[t]: rank of the card played at step t.
     rank_at = [m.new_int_var(1, R, f"rank_at_{t}") for t in range(n)]
     for t in range(n):
@@ -310,6 +346,9 @@ def _table_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> No
             m.add(pos[c] >= length).only_enforce_if(skip)
             m.add(pos[c] < length).only_enforce_if(~skip)
             v.skip.append(skip)
+    elif deal.k > 1:
+        _holes_part(v, rank_at)
+        return
     else:
         for t in range(n - 1):
             m.add_allowed_assignments([rank_at[t], rank_at[t + 1]], pairs)
@@ -321,6 +360,37 @@ def _table_part(v: ModelVars, optional: bool, start_guard: dict[int, Any]) -> No
             ct = m.add(rank_at[0] != r)
             if 0 in start_guard:
                 ct.only_enforce_if(start_guard[0])
+
+
+def _holes_part(v: ModelVars, rank_at: list[Any]) -> None:
+    """Several holes in the table formulation: each step goes to one hole, whose top rank it must fit.
+
+    ``hole_at[t]``: the hole receiving step t; ``top[h][t]``: rank on top of hole h after step t (0 while
+    an empty hole is still empty). One table per step and hole over ``(hole_at[t], top[h][t-1],
+    rank_at[t], top[h][t])``: either the step goes to h, fits its top and becomes the new top, or it goes
+    elsewhere and the top is kept. The state after step t (cards left, hole tops) is then read off
+    variables of step t, as in a depth-first search.
+    """
+    m, deal = v.model, v.deal
+    n, k, R = deal.n, deal.k, deal.R
+    hole_at = [m.new_int_var(0, k - 1, f"hole_at_{t}") for t in range(n)]
+    v.hole_at = hole_at
+    top: list[Any] = [None] * k  # None: still the start card (a constant, folded into the tuples)
+    for t in range(n):
+        new_top = []
+        for h in range(k):
+            lo = 0 if deal.hole_rank[h] == 0 else 1
+            nt = m.new_int_var(lo, R, f"top_{h}_{t}")
+            tops = range(lo, R + 1) if top[h] is not None else (deal.hole_rank[h],)
+            tuples = [(h, a, r, r) for a in tops for r in range(1, R + 1) if deal.fits(r, a)]
+            tuples += [(g, a, r, a) for g in range(k) if g != h for a in tops for r in range(1, R + 1)]
+            if top[h] is None:
+                # CP-SAT 9.15 presolve wrongly proved a table with a fixed column infeasible: no constants.
+                m.add_allowed_assignments([hole_at[t], rank_at[t], nt], [(g, r, b) for g, _, r, b in tuples])
+            else:
+                m.add_allowed_assignments([hole_at[t], top[h], rank_at[t], nt], tuples)
+            new_top.append(nt)
+        top = new_top
 
 
 def _degree_part(v: ModelVars, rank_at: list[Any]) -> None:
@@ -568,12 +638,62 @@ def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[in
     return (list(order) if won else None), best, nodes
 
 
+def presearch_holes(deal: HoleDeal, max_nodes: int) -> tuple[list[tuple[int, int]] | None, int]:
+    """Bounded DFS for several holes and no cell: (winning ``(card, hole)`` order or None, nodes used).
+
+    State: cards left per pile and every hole's top rank, dead states memoised; taller piles first. No
+    pruning rule: it only looks for a win, which is then validated like any other.
+    """
+    piles: list[list[int]] = []
+    for c in range(deal.n):
+        if deal.below[c] < 0:
+            piles.append([])
+        piles[-1].append(c)
+    rank, k = deal.rank, deal.k
+    fits_to = [[deal.fits(r, t) for r in range(deal.R + 1)] for t in range(deal.R + 1)]
+    height = [len(p) for p in piles]
+    tops = list(deal.hole_rank)
+    order: list[tuple[int, int]] = []
+    dead: set[tuple[int, ...]] = set()
+    nodes = 0
+
+    def rec() -> bool:
+        nonlocal nodes
+        if len(order) == deal.n:
+            return True
+        nodes += 1
+        key = (*tops, *height)
+        if nodes > max_nodes or key in dead:
+            return False
+        cand = sorted((-h, p) for p, h in enumerate(height) if h)
+        for _, p in cand:
+            c = piles[p][height[p] - 1]
+            for h in range(k):
+                if not fits_to[tops[h]][rank[c]]:
+                    continue
+                old = tops[h]
+                tops[h], height[p] = rank[c], height[p] - 1
+                order.append((c, h))
+                if rec():
+                    return True
+                order.pop()
+                tops[h], height[p] = old, height[p] + 1
+                if nodes > max_nodes:
+                    return False
+        dead.add(key)
+        return False
+
+    return (list(order) if rec() else None), nodes
+
+
 # Solving ------------------------------------------------------------------------------------------
-def _parameters(seconds: float, workers: int, formulation: str = "table") -> cp_model.CpSolver:
+def _parameters(
+    seconds: float, workers: int, formulation: str = "table", probing: int = 0
+) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = workers
-    solver.parameters.cp_model_probing_level = 0
+    solver.parameters.cp_model_probing_level = probing
     if formulation == "table":
         # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing;
         # the circuit model, on the other hand, needs it (measured: 2-3x slower without).
@@ -617,6 +737,8 @@ def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int, int]
             else:
                 hole_of[w] = h
             u = w
+    elif v.hole_at:
+        hole_of = [val(v.hole_at[val(v.time[c])]) for c in range(n)]
     else:
         hole_of = [0 if not v.skip or not solver.boolean_value(v.skip[c]) else -1 for c in range(n)]
     events = []
@@ -706,7 +828,9 @@ class CpSatBlackHole:
     """CP-SAT backend for the Black Hole family (module docstring).
 
     ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
-    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT).
+    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; 50 times as many
+    for several holes, where nodes are cheap and CP-SAT rarely decides). ``probe_after``: seconds of the
+    cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole limit).
     """
 
     name = "cpsat"
@@ -716,12 +840,16 @@ class CpSatBlackHole:
         formulation: str = "auto",
         *,
         max_cards: bool = True,
-        presearch_nodes: int = 0,
+        presearch_nodes: int = 5000,
         symmetry: bool = True,
         degree: bool = False,
         workers: int = 1,
+        probe_after: float | None = 3.0,
+        presearch_hint: bool = False,
     ) -> None:
+        self.presearch_hint = presearch_hint
         self.degree = degree
+        self.probe_after = probe_after
         self.formulation = formulation
         self.max_cards = max_cards
         self.presearch_nodes = presearch_nodes
@@ -744,16 +872,31 @@ class CpSatBlackHole:
             if order is not None:
                 stats["decided_by_presearch"] = 1.0
                 return self._solved(instance, deal, _order_events(order), stats, t0)
+        elif self.presearch_nodes and not deal.cells:
+            pairs, nodes = presearch_holes(deal, 50 * self.presearch_nodes)
+            stats["presearch_nodes"] = float(nodes)
+            if pairs is not None:
+                stats["decided_by_presearch"] = 1.0
+                events = [(t, 1, c, h) for t, (c, h) in enumerate(pairs)]
+                return self._solved(instance, deal, events, stats, t0)
         formulation = self.formulation
-        if formulation == "table" and deal.k != 1:
-            formulation = "circuit"
         v = build_model(deal, formulation, symmetry=self.symmetry, degree=self.degree)
-        if hint:
+        if hint and self.presearch_hint:
             _hint_order(v, hint)
         stats["build_seconds"] = time.perf_counter() - t0
-        solver = _parameters(limits.seconds - (time.perf_counter() - t0), self.workers, v.formulation)
+        left = limits.seconds - (time.perf_counter() - t0)
+        first = left if self.probe_after is None else min(left, self.probe_after)
+        solver = _parameters(first, self.workers, v.formulation)
         status = solver.solve(v.model)
         stats.update(_solver_stats(solver))
+        left = limits.seconds - (time.perf_counter() - t0)
+        if status == cp_model.UNKNOWN and left > 0.05:
+            # Second stage: the same model with probing presolve (module docstring, "Parameters").
+            solver = _parameters(left, self.workers, v.formulation, probing=2)
+            status = solver.solve(v.model)
+            for key, value in _solver_stats(solver).items():
+                stats[key] += value
+            stats["probing_stage"] = 1.0
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return self._solved(instance, deal, decode(v, solver), stats, t0)
         if status == cp_model.INFEASIBLE:
