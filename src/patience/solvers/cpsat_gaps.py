@@ -32,28 +32,48 @@ from column 0 of its own row, in particular) never move and get no move variable
 the 2s get ``two_moves`` (constructor option, default 2) moves each, Lemma 1 bounds the rest, and an
 infeasible model answers UNKNOWN ("infeasible at horizon H, no proof"), never UNSOLVABLE.
 
-Reachable cells: ``dest(2)`` is column 0 of its row (fixed) or every column-0 cell (any-two);
-``dest(x) = {p + 1 : p in reach(x - 1), p not in the last column}``; ``reach(x) = {dealt cell} + dest(x)``.
-Every variable below exists only for reachable (card, cell) pairs.
+Reachable cells and earliest arrivals (a static cut)
+----------------------------------------------------
+``dest(2)`` is column 0 of its suit's row (fixed) or every column-0 cell (any-two); ``dest(x) = {p + 1 :
+p in reach(x - 1), p not in the last column}``; ``reach(x) = {dealt cell} + dest(x)``. Then the earliest
+state ``arr(c, p)`` in which card c can stand in cell p is bounded below by the least fixpoint of
+``arr(c, p) = max(arr(c - 1, p - 1), leave(p)) + 1`` (``arr(c - 1, dealt cell) = 0``; ``leave(p)`` = 0 for
+a dealt gap, else the earliest arrival of p's dealt card anywhere else). Sound by induction on time: the
+move into p needs c - 1 in p - 1 and p empty, so p's dealt card has already arrived somewhere. Pairs
+with no finite arrival are never reached and are dropped; a card left with no target never moves
+(``ub = 0``). This prunes dead gaps (a gap right of a King, a cell whose card can never leave, chains
+of these) before any search: many lost deals come out with a horizon of a few moves, or none.
 
-Formulation "steps" (time-indexed planning)
--------------------------------------------
+Formulation "steps" (time-indexed planning, the default)
+--------------------------------------------------------
 Horizon ``T = H``, steps ``t = 0..T-1``, states ``t = 0..T``.
 
-* ``at[t, c, p]`` (bool): card c is in cell p in state t (fixed to the deal at t = 0).
-* ``mv[t, c, p]`` (bool): step t moves card c into cell p. ``moving[t, c] = sum_p mv[t, c, p]``.
+* ``at[t, c, p]`` (bool): card c is in cell p in state t; the constant 0 for ``t < arr(c, p)`` and the
+  deal at t = 0.
+* ``mv[t, c, p]`` (bool, for ``p`` in ``dest(c)``, ``t + 1 >= arr(c, p)``): step t moves c into p.
+* ``row[s, r]`` (bool, a permutation matrix): suit s ends in row r.
 
-Constraints: (1) at most one move per step, and idle steps only at the end (``any[t + 1] <= any[t]``,
-sound: dropping idle steps keeps a plan legal); (2) precondition: ``mv[t, c, p] -> at[t, c - 1, p - 1]``
-for rank >= 3 (the domain of p already excludes column 0 for them and non-column-0 for 2s); (3) the
-target is a gap and a cell holds one card: ``sum_d at[t, d, p] + sum_c mv[t, c, p] <= 1``; (4) frame
-axioms: ``at[t + 1, c, p] <-> mv[t, c, p] or (at[t, c, p] and not moving[t, c])`` as four linear
-inequalities; (5) goal: ``row[s, r]`` (bool, a permutation matrix) says suit s ends in row r, and
-``row[s, r] -> at[T, c, r R + rank(c) - 2]`` for every card c of suit s.
-Cuts: ``sum_t moving[t, c] <= ub(c)`` and ``<= moves(c - 1) + [c not dealt right of c - 1]`` (Lemma 1).
+Constraints: (1) ``exactly_one(not any[t], mv[t, ...])``: at most one move a step, and ``any[t + 1] ->
+any[t]`` (idle steps only at the end; sound, dropping idle steps keeps a plan legal); (2) precondition
+``mv[t, c, p] -> at[t, c - 1, p - 1]`` for rank >= 3 (the domain of p already encodes column 0 for 2s
+and not column 0 for the rest); (3) ``at_most_one(at[t, ., p], mv[t, ., p])``: one card a cell, and the
+target of a move is a gap; (4) frame axioms as clauses, ``mv[t, c, p] -> at[t + 1, c, p]``, ``at[t, c,
+p] -> at[t + 1, c, p] or (some mv[t, c, .])``, ``at[t + 1, c, p] -> at[t, c, p] or mv[t, c, p]``, with
+``exactly_one(at[t + 1, c, .])``; (5) goal ``row[s, r] -> at[T, c, r R + rank(c) - 2]``.
+Cuts: ``sum_t mv[t, c, .] <= ub(c)`` and ``<= moves(c - 1) + [c not dealt right of c - 1]`` (Lemma 1);
+the arrival pruning above. Optional (``order_cut``): partial-order reduction, two consecutive moves that
+commute come in increasing card order (:func:`_order_cut` proves it sound); measured neutral to
+negative (4 x 8 lost deals 4, 5, 7: 7.7 / 14.3 / 11.3 s with it, 8.2 / 6.5 / 29.4 s without, load ~3.5)
+and it doubles the build time, so it is off. Tried and dropped: "an idle step only in a won grid" (T x
+cards extra clauses) made the same three deals 2-4x slower.
 
-Formulation "events" (per-card move events, the default)
---------------------------------------------------------
+Parameters (measured on 4 x 8 deal 4, load ~3.8): the default CP-SAT spent 26 s of 30 in presolve
+(probing) with 0 conflicts; without presolve, probing, linearization, symmetry detection and SAT
+inprocessing, and with a fixed search branching on ``mv`` forward in time, a move before no move
+(a depth-first search over plans with clause learning), the same deal is refuted in ~7 s.
+
+Formulation "events" (per-card move events)
+-------------------------------------------
 Lemma 1 gives each card a fixed number of optional move *events* ``k = 1..ub(c)``.
 
 * ``act[c, k]`` (bool): card c makes at least k moves; ``act[c, k + 1] -> act[c, k]``.
@@ -69,14 +89,34 @@ Constraints: the rectangles ``[loc, loc + 1) x [time, end)`` of present segments
 ``[time[c, k], time[c, k] + 1)`` of active events do not overlap (one move per step); a move changes
 the cell (``loc[c, k] != loc[c, k - 1]``); the last segment of every card ends in its goal cell
 ``R row[s] + rank - 2`` with ``row`` a permutation (``AddAllDifferent``).
-Cuts: (a) compaction: every active time is ``<= `` the number of active events (sound: deleting idle
+Cuts: (a) compaction: every active time is ``<=`` the number of active events (sound: deleting idle
 steps keeps a plan legal, so the event times can be taken to be exactly 1..M); (b) the chosen ``j``
 strictly increases with k (two consecutive moves of c right of the same segment of c - 1 would land
 in the cell c already occupies), and ``j >= 1`` for the first move of a card dealt right of c - 1 —
-this is Lemma 1 inside the model; (c) the per-card bounds ``ub`` are the event counts.
+Lemma 1 inside the model; (c) the per-card bounds ``ub`` are the event counts. Default CP-SAT
+parameters (1 worker).
 
-Measured (see the test module and ``solve`` stats; figures are in the report of issue 6): see the
-``FORMULATIONS`` comment below for which one is the default and why.
+Measured (basic variant, ``portable`` deals from seed 0, 30 s a deal, 1 worker, load 3.8-4.1 on 2
+shared cores; every verdict agreed with dfs):
+
+    ======  ===================  =========================  =========================  ==========
+    grid    deals (won)          steps: decided, med / max  events: decided, med / max  dfs median
+    ======  ===================  =========================  =========================  ==========
+    3 x 4   0-9 (7)              10/10, 0.02 / 0.03 s       10/10, 0.04 / 0.09 s       < 0.01 s
+    4 x 5   0-9 (4)              10/10, 0.10 / 0.18 s       10/10, 0.10 / 1.23 s       < 0.01 s
+    4 x 6   0-9 (3)              10/10, 0.24 / 0.82 s       10/10, 0.81 / 5.84 s       < 0.01 s
+    4 x 8   0-7 (2)              8/8, 0.95 / 29.1 s         3/8, 8.0 / 16.9 s          0.03 s
+    4 x 13  0-5 (0)              2/6, 12.0 / 21.5 s         1/6, 0.09 s                1.25 s
+    ======  ===================  =========================  =========================  ==========
+
+4 x 13 (the real basic variant, horizons 267-312, build 2.5-10 s in Python): steps proves deals 0 and 4
+lost (deal 4 by the arrival pruning alone: events 0.09 s); deals 1, 2, 3, 5 stay unknown at 30 s
+although dfs refutes them in 0.7-2.4 s (a time-indexed model relearns each state at every step).
+Of the won deals 8, 10, 12 steps solves 10 (91 moves, 12.5 s) and not 8 and 12; a shorter horizon
+(120, 160) did not find them either. So CP-SAT stops deciding within 30 s between 4 x 8 and 4 x 13.
+
+So "steps" is the default; "events" builds in a fraction of the time and is competitive on small lost
+deals, but its scheduling relaxation proves little on 4 x 8 and larger.
 
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
 :class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay`.
@@ -98,7 +138,7 @@ from .base import Limits, Result, Status
 
 __all__ = ["FORMULATIONS", "Bounds", "CpSatGaps", "GapsDeal", "bounds", "build_model", "family_supports"]
 
-FORMULATIONS = ("events", "steps")
+FORMULATIONS = ("steps", "events")  # the first is the default (measured: module docstring)
 
 
 def family_supports(rules: RuleSet) -> bool:
@@ -247,8 +287,7 @@ class ModelVars:
     b: Bounds
     formulation: str
     horizon: int
-    cuts: bool = True  # partial-order cut (steps) and compaction (events)
-    counts: bool = True  # per-card move-count constraints (steps)
+    order_cut: bool = False  # partial-order cut (steps)
     decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
@@ -257,13 +296,13 @@ class ModelVars:
 
 
 def build_model(
-    deal: GapsDeal, b: Bounds, formulation: str = "events", horizon: int | None = None, cuts: bool = True
+    deal: GapsDeal, b: Bounds, formulation: str = "steps", horizon: int | None = None, order_cut: bool = False
 ) -> ModelVars:
     """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``."""
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
     T = b.horizon if horizon is None else horizon
-    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, cuts)
+    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut)
     if formulation == "steps":
         _steps(v)
     else:
@@ -321,6 +360,8 @@ def _steps(v: ModelVars) -> None:
                 for p in b.reach[c]
             }
         )
+    row = _goal_rows(v)
+    goal_lits = [(lit, c, deal.goal(c, r)) for (s, r), lit in row.items() for c in cards if deal.suit(c) == s]
     moves_of: dict[int, list[Any]] = {}
     prev: tuple[Any, Any, Any, Any] | None = None  # (any, who, dst, src) of the previous step
     big = max(cards, default=0) + 2
@@ -371,7 +412,7 @@ def _steps(v: ModelVars) -> None:
             m.add_exactly_one(cells)
         for c, lits in moving.items():
             moves_of.setdefault(c, []).extend(lits)
-        if v.cuts:
+        if v.order_cut:
             # Partial-order cut: consecutive independent moves come in increasing card order.
             who = sum(c * lit for (c, _p), lit in mv.items()) + big * (1 - any_t)
             dst = sum(p * lit for (_c, p), lit in mv.items())
@@ -391,19 +432,16 @@ def _steps(v: ModelVars) -> None:
         else:
             prev = (any_t, None, None, None)
     # Cuts: per-card move bounds (Lemmas 1-2).
-    if v.counts:
-        total = {c: sum(moves_of.get(c, [])) for c in cards}
-        for c in cards:
-            if c in moves_of:
-                m.add(total[c] <= b.ub[c])
-                if deal.rank(c) > 2:
-                    m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+    total = {c: sum(moves_of.get(c, [])) for c in cards}
+    for c in cards:
+        if c in moves_of:
+            m.add(total[c] <= b.ub[c])
+            if deal.rank(c) > 2:
+                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
     # Goal.
-    row = _goal_rows(v)
-    for (s, r), lit in row.items():
-        for c in cards:
-            if deal.suit(c) == s and (c, deal.goal(c, r)) in at[T]:
-                _clause(m, [~lit, at[T][(c, deal.goal(c, r))]])
+    for lit, c, g in goal_lits:
+        if (c, g) in at[T]:
+            _clause(m, [~lit, at[T][(c, g)]])
     # Search order: forward in time, a move before no move (FIXED_SEARCH in _parameters).
     v.decisions = [v.mv[key] for key in sorted(v.mv)]
 
@@ -455,8 +493,7 @@ def _events(v: ModelVars) -> None:
             # A move changes the cell.
             m.add(v.loc[(c, k)] != v.loc[(c, k - 1)]).only_enforce_if(a)
             # Compaction: event times are 1..(number of events).
-            if v.cuts:
-                m.add(v.time[(c, k)] <= count).only_enforce_if(a)
+            m.add(v.time[(c, k)] <= count).only_enforce_if(a)
             steps.append(m.new_optional_fixed_size_interval_var(v.time[(c, k)], 1, a, f"step_{c}_{k}"))
         for k in range(b.ub[c] + 1):
             e = m.new_int_var(1, H + 1, f"end_{c}_{k}")
@@ -586,14 +623,14 @@ class CpSatGaps:
     name = "cpsat-gaps"
 
     def __init__(
-        self, formulation: str = "events", *, two_moves: int = 2, workers: int = 1, cuts: bool = True
+        self, formulation: str = "steps", *, two_moves: int = 2, workers: int = 1, order_cut: bool = False
     ) -> None:
         if formulation not in FORMULATIONS:
             raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
         self.formulation = formulation
         self.two_moves = two_moves
         self.workers = workers
-        self.cuts = cuts
+        self.order_cut = order_cut
 
     def supports(self, rules: RuleSet) -> bool:
         """Gaps grids of one deck without redeals."""
@@ -611,7 +648,7 @@ class CpSatGaps:
         stats: dict[str, float] = {"horizon": float(b.horizon), "horizon_proven": float(b.proven)}
         if deal.won():
             return self._solved(instance, [], stats, t0)
-        v = build_model(deal, b, self.formulation, cuts=self.cuts)
+        v = build_model(deal, b, self.formulation, order_cut=self.order_cut)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         if left <= 0:
