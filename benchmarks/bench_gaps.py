@@ -96,14 +96,15 @@ def run_backend(inst: Instance, backend: str, limit: float) -> tuple[str, float]
     return VERDICT.get(res.status, "?"), time.perf_counter() - t0
 
 
-def study(n: int, limit: float, backends: list[str], cpsat_deals: int, resume: bool) -> list[str]:
+def study(
+    n: int, limit: float, backends: list[str], cpsat_deals: int, resume: bool, path: Path, peer_on: bool
+) -> list[str]:
     """Solve deals 1..n with every backend (non-dfs ones on 1..cpsat_deals only) and the peer.
 
     With ``resume`` the rows already in gaps_basic.csv are kept and only missing backend columns are run,
     so a later run can add a backend to an earlier study. The CSV is rewritten after every deal.
     """
-    path = OUT / "gaps_basic.csv"
-    names = backends + ([PEER] if SOLVITAIRE.exists() else [])
+    names = backends + ([PEER] if peer_on and SOLVITAIRE.exists() else [])
     done: dict[int, dict] = {}
     if resume and path.exists():
         with path.open() as f:
@@ -238,9 +239,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal and backend")
-    ap.add_argument("--backends", default="dfs,cpsat", help="comma-separated backends of ours")
+    ap.add_argument("--backends", default="dfs,cpsat-gaps", help="comma-separated backends of ours")
     ap.add_argument("--cpsat-deals", type=int, default=10**9, help="run non-dfs backends on deals 1..K only")
-    ap.add_argument("--resume", action="store_true", help="keep the deals already in gaps_basic.csv")
+    ap.add_argument("--resume", action="store_true", help="keep the deals already in the CSV")
+    ap.add_argument("--csv", default="gaps_basic.csv", help="per-deal file under benchmarks/out/")
+    ap.add_argument("--no-peer", action="store_true", help="do not run Solvitaire")
     ap.add_argument("--skip-study", action="store_true")
     ap.add_argument("--scaling", action="store_true")
     ap.add_argument("--seeds", type=int, default=3, help="deals per scaling point")
@@ -250,10 +253,13 @@ def main() -> None:
     backends = [b for b in args.backends.split(",") if b]
     lines: list[str] = []
     if not args.skip_study:
-        lines += study(args.deals, args.limit, backends, args.cpsat_deals, args.resume)
+        path = OUT / args.csv
+        peer_on = not args.no_peer
+        lines += study(args.deals, args.limit, backends, args.cpsat_deals, args.resume, path, peer_on)
     if args.scaling:
         lines += [""] + scaling(args.seeds, args.scaling_limit, backends)
-    (OUT / "gaps_summary.md").write_text("\n".join(lines) + "\n")
+    summary = "gaps_summary.md" if args.csv == "gaps_basic.csv" else Path(args.csv).with_suffix(".md").name
+    (OUT / summary).write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

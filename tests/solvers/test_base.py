@@ -34,7 +34,15 @@ def test_unknown_backend_lists_valid_ones() -> None:
 
 @pytest.mark.parametrize(
     "game,backend",
-    [("freecell", "planning"), ("klondike-thoughtful", "planning"), ("gaps-basic-variant", "dfs")],
+    [
+        ("freecell", "planning"),
+        ("klondike-thoughtful", "planning"),
+        ("gaps-basic-variant", "dfs"),
+        ("gaps", "dfs"),
+        ("black-hole", "dfs"),
+        ("all-in-a-row", "dfs"),
+        ("worm-hole", "cpsat"),
+    ],
 )
 def test_auto_choice(game: str, backend: str) -> None:
     assert base._pick_auto(load_game(game).rules).name == backend
