@@ -153,12 +153,12 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
     return lines
 
 
-def bench_games(n: int, limit: float, rows: list[dict]) -> list[str]:
+def bench_games(n: int, limit: float, rows: list[dict], games: list[str]) -> list[str]:
     lines = [
         "| game | deals | solved | unsolvable | unknown | median s | solved % | published win % |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for game in GAMES:
+    for game in games:
         ref = load_game(game).file.reference.win_rate
         counts = {"W": 0, "L": 0, "?": 0}
         times = []
@@ -201,10 +201,13 @@ def main() -> None:
     ap.add_argument("--skip-hole", action="store_true")
     ap.add_argument("--skip-games", action="store_true")
     ap.add_argument("--no-jit", action="store_true", help="run the pure-Python hole search (numba off)")
+    ap.add_argument("--only", default=",".join(GAMES), help="comma-separated classic games to run")
+    ap.add_argument("--tag", default="", help="suffix of the output files (dfs_summary-TAG.md, ...)")
     args = ap.parse_args()
     if args.no_jit:
         dfs_hole.USE_JIT = False
     OUT.mkdir(parents=True, exist_ok=True)
+    tag = f"-{args.tag}" if args.tag else ""
     summary = [
         f"# dfs benchmark ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load()})",
         "",
@@ -214,12 +217,12 @@ def main() -> None:
             print("black-hole-solve not built (bash benchmarks/peers.sh bhs): timing dfs alone")
         rows: list[dict] = []
         summary += bench_hole(args.hole, args.limit, args.peer_plain, rows) + [""]
-        _write(OUT / "dfs_hole.csv", rows)
+        _write(OUT / f"dfs_hole{tag}.csv", rows)
     if not args.skip_games:
         rows = []
-        summary += bench_games(args.games, args.limit, rows) + [""]
-        _write(OUT / "dfs_games.csv", rows)
-    (OUT / "dfs_summary.md").write_text("\n".join(summary) + "\n")
+        summary += bench_games(args.games, args.limit, rows, args.only.split(",")) + [""]
+        _write(OUT / f"dfs_games{tag}.csv", rows)
+    (OUT / f"dfs_summary{tag}.md").write_text("\n".join(summary) + "\n")
 
 
 def _write(path: Path, rows: list[dict]) -> None:
