@@ -10,7 +10,8 @@ unsolvable / unknown, median / p90 / max seconds, the win rate next to the publi
 ``.peers/bhs/black-hole-solve`` exists (benchmarks/peers.sh bhs) the same deals go to black-hole-solver:
 time ratio and per-deal verdict agreement. ``--formulations table,circuit`` compares the two CP-SAT models.
 The generalized scaling table (deck size and pile height) and its plot go to benchmarks/out/.
-Everything printed is also written to benchmarks/out/blackhole_cpsat_<stamp>.txt with the load average.
+Everything printed is also written to benchmarks/out/blackhole_cpsat_<stamp>_<first>-<last>.txt
+with the load average (the deal range in the name keeps parallel runs apart).
 """
 
 from __future__ import annotations
@@ -186,7 +187,7 @@ def main() -> None:
     ap.add_argument("--per-point", type=int, default=5, help="deals per scaling point")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d_%H%M%S")
+    stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{args.first}-{args.first + args.n - 1}"
     say(f"# bench_blackhole_cpsat {' '.join(sys.argv[1:])}")
     say(f"# {time.ctime()}, {os.cpu_count()} cpus, load average at start {os.getloadavg()}")
     results = []
