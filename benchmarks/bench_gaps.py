@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from patience.cards import Card
-from patience.deals import deal
+from patience.deals import SOLVITAIRE_SUITS, deal
 from patience.experiments.stats import estimate, percentiles
 from patience.formats import to_solvitaire
 from patience.instance import Instance, Layout
@@ -57,7 +57,7 @@ def for_solvitaire(inst: Instance) -> Instance:
     card Solvitaire numbers s gives an isomorphic deal (suits mean nothing else in Gaps); checked: on
     deals 1 and 7 Solvitaire then searches 38,480 and 262,672 unique states, ours 38,480 and 262,672.
     """
-    to_ours = {0: 0, 1: 2, 2: 3, 3: 1}  # Solvitaire's suit index -> our suit with that letter
+    to_ours = SOLVITAIRE_SUITS  # Solvitaire's suit index -> our suit with that letter
     grid = tuple(
         tuple(None if c is None else Card(c.rank, to_ours[c.suit]) for c in row) for row in inst.layout.grid
     )

@@ -53,6 +53,7 @@ from .rules import Game, RuleError, RuleSet, load_game
 
 __all__ = [
     "GENERATORS",
+    "SOLVITAIRE_SUITS",
     "DealError",
     "deal",
     "gaps_redeal_shuffle",
@@ -202,14 +203,14 @@ def portable_order(rules: RuleSet, seed: int) -> list[Card]:
 
 
 # Solvitaire ---------------------------------------------------------------------------------------
-_SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire's suit numbers C H S D as our suit numbers
+SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire's suit numbers C H S D as our suit numbers
 
 
 def _solvitaire_layout(rules: RuleSet, seed: int) -> Layout:
     """Reproduce Solvitaire 0.10.1's ``game_state(rules, seed)`` deal (game_state.cpp) as our layout."""
     d = rules.deck
     deck = [
-        Card(rank, _SOLVITAIRE_SUITS[s])
+        Card(rank, SOLVITAIRE_SUITS[s])
         for _ in range(d.decks)
         for rank in range(1, d.ranks + 1)
         for s in range(4)
