@@ -385,37 +385,34 @@ class _Board:
             raise Illegal("gaps", f"grid:{r1}:{c1} is not a gap")
         if "card" in m and self.deck.parse(m["card"]) != card:
             raise Illegal("move card", f"{m['card']} is not at grid:{r0}:{c0}")
-        g = self.rules.gaps
-        if c1 == 0:
-            if card.rank != 2:
-                raise Illegal("gaps.first_column", "a gap in the first column takes a 2")
-            if g.first_column == "fixed-suit" and card.suit != r1 % self.deck.suits:
-                raise Illegal("gaps.first_column=fixed-suit", f"row {r1} takes the 2 of suit {r1}")
-        else:
-            left = self.grid[r1][c1 - 1]
-            if left is None:
-                raise Illegal("gaps", "a gap right of a gap is dead")
-            if left.rank == self.deck.ranks:
-                raise Illegal("gaps", "a gap right of a King is dead")
-            if card.suit != left.suit or card.rank != left.rank + 1:
-                raise Illegal("gaps", f"the gap takes the successor of {self._t(left)} only")
+        refusal = self._gap_refuses(r1, c1, card)
+        if refusal is not None:
+            raise refusal
         self.grid[r1][c1] = card
         self.grid[r0][c0] = None
 
+    def _gap_refuses(self, r: int, c: int, card: Card) -> Illegal | None:
+        """Why the gap at grid:r:c may not take ``card`` (None when it may): the one Gaps placing rule."""
+        if c == 0:
+            if card.rank != 2:
+                return Illegal("gaps.first_column", "a gap in the first column takes a 2")
+            if self.rules.gaps.first_column == "fixed-suit" and card.suit != r % self.deck.suits:
+                return Illegal("gaps.first_column=fixed-suit", f"row {r} takes the 2 of suit {r}")
+            return None
+        left = self.grid[r][c - 1]
+        if left is None:
+            return Illegal("gaps", "a gap right of a gap is dead")
+        if left.rank == self.deck.ranks:
+            return Illegal("gaps", "a gap right of a King is dead")
+        if card.suit != left.suit or card.rank != left.rank + 1:
+            return Illegal("gaps", f"the gap takes the successor of {self._t(left)} only")
+        return None
+
     def _gaps_fillable(self) -> bool:
-        """Can some gap be filled? (a 2 exists for a first-column gap; a card below a King is left of it)"""
-        fixed = self.rules.gaps.first_column == "fixed-suit"
-        twos = [c for row in self.grid for c in row if c is not None and c.rank == 2]
-        for r, row in enumerate(self.grid):
-            for c, card in enumerate(row):
-                if card is not None:
-                    continue
-                if c == 0:
-                    if any(not fixed or t.suit == r % self.deck.suits for t in twos):
-                        return True
-                elif row[c - 1] is not None and row[c - 1].rank < self.deck.ranks:
-                    return True
-        return False
+        """Can some card on the grid go into some gap? (a redeal is allowed only when none can)"""
+        cards = [c for row in self.grid for c in row if c is not None]
+        gaps = [(r, c) for r, row in enumerate(self.grid) for c, x in enumerate(row) if x is None]
+        return any(self._gap_refuses(r, c, card) is None for r, c in gaps for card in cards)
 
     def _gaps_redeal(self, m: dict[str, Any], da: str, di: list[int]) -> None:
         if not self.grid:
