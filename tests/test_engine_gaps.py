@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from patience.cards import Card
+from patience.cards import Card, parse_card
 from patience.cli import main
 from patience.deals import deal, gaps_redeal_shuffle
 from patience.engine import EMPTY, GRID, REDEAL, Engine, moves_to_json
@@ -22,14 +22,8 @@ H, S = 2, 3  # suit indices (C D H S)
 
 def grid_instance(game: str, rows: list[list[str | None]], **overrides: int) -> Instance:
     """An instance of ``game`` whose grid is given as card texts (None for a gap)."""
-    grid = tuple(tuple(None if c is None else _card(c) for c in row) for row in rows)
+    grid = tuple(tuple(None if c is None else parse_card(c) for c in row) for row in rows)
     return Instance.build(game, Layout(grid=grid), overrides)
-
-
-def _card(text: str) -> Card:
-    from patience.cards import parse_card
-
-    return parse_card(text)
 
 
 def random_walk(inst: Instance, seed: int) -> tuple[Engine, list]:
