@@ -1,7 +1,8 @@
 """The numba one-hole kernel (dfs_hole_jit) against the pure-Python loop it replaces (dfs_hole).
 
 Both paths must find the same verdict, the same solution and (with the table never full) the same node
-count, best cards and cut counts; limits must give UNKNOWN in both. Tests that need numba skip without it.
+count, best cards (and moves to them) and cut counts; limits must give UNKNOWN in both. Tests that need
+numba skip without it.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _run(
 
 def _same(a: HoleOutcome, b: HoleOutcome) -> None:
     assert (a.won, a.complete, a.stop, a.moves) == (b.won, b.complete, b.stop, b.moves)
-    assert (a.nodes, a.best, a.reach_cuts) == (b.nodes, b.best, b.reach_cuts)
+    assert (a.nodes, a.best, a.best_moves, a.reach_cuts) == (b.nodes, b.best, b.best_moves, b.reach_cuts)
     assert a.table is not None and b.table is not None and a.table.hits == b.table.hits
 
 
@@ -99,7 +100,7 @@ def test_python_prelude_then_kernel() -> None:
         alone = _run(e, False)
         both = _run(e, True, prelude=1000)
         assert (both.won, both.complete, both.moves) == (alone.won, alone.complete, alone.moves)
-        assert both.nodes >= alone.nodes and both.best == alone.best
+        assert both.nodes >= alone.nodes and (both.best, both.best_moves) == (alone.best, alone.best_moves)
         for cap in (500, 1000, 1001, 3000):
             a = _run(e, True, nodes=cap, prelude=1000)
             assert a.nodes <= cap

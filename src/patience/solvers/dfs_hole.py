@@ -65,6 +65,7 @@ class HoleOutcome:
     moves: list[Move] = field(default_factory=list)
     nodes: int = 0
     best: int = 0  # most cards on the holes reached (counting the starting cards)
+    best_moves: list[Move] = field(default_factory=list)  # moves from the start to the first such state
     reach_cuts: int = 0
     table: DeadTable | None = None
     stop: str = ""  # "time", "nodes" or "memory" when a limit ended the search
@@ -194,6 +195,9 @@ def hole_search(
     :data:`PRELUDE_NODES`, 0 once the kernel has run in this process); if that does not decide, the
     kernel searches again from the start with the nodes left (node counts add up; DFS order is the same,
     so the answer is the one either loop alone would give).
+
+    ``best_moves`` leads from the start to the first state (in search order) with ``best`` cards on the
+    holes; it equals ``moves`` when the search wins.
     """
     if jit is None:
         jit = USE_JIT
@@ -212,7 +216,8 @@ def hole_search(
             out = hole_search(engine, deadline, rest, capacity, reach, first.table, jit=True, prelude=0)
             out.nodes += first.nodes
             out.reach_cuts += first.reach_cuts
-            out.best = max(out.best, first.best)
+            if first.best >= out.best:  # both searches start from the engine's state
+                out.best, out.best_moves = first.best, first.best_moves
             return out
     R = engine.R
     rank = engine.rank
@@ -286,6 +291,7 @@ def hole_search(
         table.hits += r["hits"]
         # The dfs backend reports peak_mb as peak * HOLE_ENTRY_BYTES: express the hash array in those units.
         table.peak = max(table.peak, -(-r["peak_bytes"] // HOLE_ENTRY_BYTES))
+        out.best_moves = [(TABLEAU, i, FOUNDATION, j, 1) for i, j in r["best_path"]]
         if out.won:
             out.moves = [(TABLEAU, i, FOUNDATION, j, 1) for i, j in r["path"]]
         return out
@@ -341,6 +347,7 @@ def hole_search(
 
     stack: list[list[int]] = [gen()]
     path: list[int] = []  # moves played, i * F + j
+    best_path: list[int] = []  # path to the first state with best cards on the holes
     olds: list[int] = []  # hole top before each move
     table_data = table.data
     cap = table.capacity
@@ -395,6 +402,7 @@ def hole_search(
         nodes += 1
         if removed > best:
             best = removed
+            best_path = path.copy()
             if removed == total:
                 out.won = True
                 break
@@ -441,6 +449,7 @@ def hole_search(
     out.best = best
     out.reach_cuts = reach_cuts
     table.peak = max(table.peak, len(table.data))
+    out.best_moves = [(TABLEAU, mv // F, FOUNDATION, mv % F, 1) for mv in best_path]
     if out.won:
         out.moves = [(TABLEAU, mv // F, FOUNDATION, mv % F, 1) for mv in path]
     elif not out.stop:
@@ -522,6 +531,7 @@ def _single_hole(
     olds: list[int] = []  # hole top before each move
     stack: list[list[int]] = [gen()]
     path: list[int] = []  # pile of each move played
+    best_path: list[int] = []  # path to the first state with best cards on the hole
     nodes = 0
     best = removed
     cuts = 0
@@ -568,6 +578,7 @@ def _single_hole(
         nodes += 1
         if removed > best:
             best = removed
+            best_path = path + [i]
             if removed == total:
                 path.append(i)
                 out.won = True
@@ -617,6 +628,7 @@ def _single_hole(
     out.nodes = nodes
     out.best = best
     out.reach_cuts = cuts
+    out.best_moves = [(TABLEAU, i, FOUNDATION, 0, 1) for i in best_path]
     if out.won:
         out.moves = [(TABLEAU, i, FOUNDATION, 0, 1) for i in path]
     elif not out.stop:

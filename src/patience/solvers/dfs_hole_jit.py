@@ -6,8 +6,8 @@ Binary Star); otherwise, or with ``PATIENCE_NO_JIT=1`` in the environment, it ru
 ``_kernel`` is a line-by-line port of the one-hole loop :func:`patience.solvers.dfs_hole._single_hole`,
 ``_kernel_multi`` of the several-holes loop in ``hole_search``: the same moves in the same order
 (Wolter's direction rule for one hole, taller piles first, the last-card and one-card-pile rules), the
-same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count and the
-same first solution. Only the transposition table differs:
+same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count, the same
+best state (and moves to it) and the same first solution. Only the transposition table differs:
 
 * an open-addressing hash set of 64-bit keys (linear probing, at most half full) that doubles from 64k
   slots up to the memory budget; when full at that size it is cleared. Every key in it is a dead state
@@ -53,8 +53,9 @@ READY = False  # True once the kernel has run in this process (compiled or loade
 SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
 _MIN_SLOTS = 1 << 16
 # st[] fields: the kernel's scalar state, kept in an array so a chunk can resume.
-_T, _KEY, _TALL, _REMOVED, _BEST, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _SLOTS = range(13)
-_NST = 13
+# _BLEN: length of best_path, the moves to the first state with _BEST cards on the holes.
+_T, _KEY, _TALL, _REMOVED, _BEST, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _SLOTS, _BLEN = range(14)
+_NST = 14
 # Kernel return codes.
 CHUNK, WON, COMPLETE = 0, 1, 2
 _MUL = np.uint64(0x9E3779B97F4A7C15)
@@ -163,10 +164,18 @@ def _grow(tab):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _save_best(best_path, path, depth, mv):  # pragma: no cover - compiled
+    """Copy the path to a new best state (path[:depth] then ``mv``) into ``best_path``; its length."""
+    best_path[:depth] = path[:depth]  # at most total improvements per search: the copies are cheap
+    best_path[depth] = mv
+    return depth + 1
+
+
+@njit(cache=True)
 def _kernel(
     st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tsh, bottom,
     nexts, nextn, adj, adjn, same_dir, reach, degree, wrap, R, total, P,
-    mvs, fbase, path, olds, cand, seen, todo, base, ends,
+    mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Run the search until a win, the end of the search space, or ``st[_NODES] >= stop_at``."""
     t = st[_T]
@@ -174,6 +183,7 @@ def _kernel(
     tall = st[_TALL]
     removed = st[_REMOVED]
     best = st[_BEST]
+    blen = st[_BLEN]
     nodes = st[_NODES]
     hits = st[_HITS]
     cuts = st[_CUTS]
@@ -227,6 +237,7 @@ def _kernel(
         nodes += 1
         if removed > best:
             best = removed
+            blen = _save_best(best_path, path, depth, i)
             if removed == total:
                 path[depth] = i
                 olds[depth] = old
@@ -314,6 +325,7 @@ def _kernel(
     st[_TALL] = tall
     st[_REMOVED] = removed
     st[_BEST] = best
+    st[_BLEN] = blen
     st[_NODES] = nodes
     st[_HITS] = hits
     st[_CUTS] = cuts
@@ -355,13 +367,14 @@ def _reach_tops(count, tops, F, adj, adjn, R, seen, todo):  # pragma: no cover -
 @njit(cache=True)
 def _kernel_multi(
     st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tops, tshift, F,
-    nexts, nextn, adj, adjn, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo,
+    nexts, nextn, adj, adjn, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The several-holes loop of :func:`patience.solvers.dfs_hole.hole_search`; moves are ``i * F + j``."""
     key = st[_KEY]
     tall = st[_TALL]
     removed = st[_REMOVED]
     best = st[_BEST]
+    blen = st[_BLEN]
     nodes = st[_NODES]
     hits = st[_HITS]
     cuts = st[_CUTS]
@@ -419,6 +432,7 @@ def _kernel_multi(
         nodes += 1
         if removed > best:
             best = removed
+            blen = _save_best(best_path, path, depth, mv)
             if removed == total:
                 path[depth] = mv
                 olds[depth] = old
@@ -507,6 +521,7 @@ def _kernel_multi(
     st[_TALL] = tall
     st[_REMOVED] = removed
     st[_BEST] = best
+    st[_BLEN] = blen
     st[_NODES] = nodes
     st[_HITS] = hits
     st[_CUTS] = cuts
@@ -568,7 +583,8 @@ def hole_jit(
     chunk: int = 1 << 17,
 ) -> dict:
     """Search with the kernel (one hole, or several); returns won, complete, stop, path (pile and hole
-    of each move), nodes, best, hits, cuts, peak_bytes. ``degree`` applies to one hole only."""
+    of each move), nodes, best, best_path (as path, to the first state with best cards on the holes),
+    hits, cuts, peak_bytes. ``degree`` applies to one hole only."""
     P = len(piles)
     F = len(tops)
     H = max((len(p) for p in piles), default=1) or 1
@@ -606,6 +622,7 @@ def hole_jit(
     fbase = np.zeros(depth_max, dtype=np.int64)
     path = np.zeros(depth_max, dtype=np.int64)
     olds = np.zeros(depth_max, dtype=np.int64)
+    best_path = np.zeros(depth_max, dtype=np.int64)
     cand = np.zeros(P + 1, dtype=np.int64)
     seen = np.zeros(R + 1, dtype=np.bool_)
     todo = np.zeros(R + 2, dtype=np.int64)
@@ -632,12 +649,12 @@ def hole_jit(
             code, tab = _kernel(
                 st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tshift[0], bottom,
                 na, nn, aa, an, same, reach, degree, wrap, R, total, P,
-                mvs, fbase, path, olds, cand, seen, todo, base, ends,
+                mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path,
             )  # fmt: skip
         else:
             code, tab = _kernel_multi(
                 st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, ta, tsa, F,
-                na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo,
+                na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
             )  # fmt: skip
         if code != CHUNK:
             break
@@ -650,6 +667,7 @@ def hole_jit(
     global READY
     READY = True
     moves = [int(x) for x in path[: st[_DEPTH]]] if code == WON else []
+    best_moves = [int(x) for x in best_path[: st[_BLEN]]]
     return dict(
         won=code == WON,
         complete=code == COMPLETE,
@@ -657,6 +675,7 @@ def hole_jit(
         path=[divmod(mv, F) for mv in moves] if F > 1 else [(mv, 0) for mv in moves],
         nodes=int(st[_NODES]),
         best=int(st[_BEST]),
+        best_path=[divmod(mv, F) for mv in best_moves] if F > 1 else [(mv, 0) for mv in best_moves],
         hits=int(st[_HITS]),
         cuts=int(st[_CUTS]),
         peak_bytes=int(st[_PEAK]) * 2 * SLOT_BYTES,
