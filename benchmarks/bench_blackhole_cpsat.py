@@ -2,7 +2,7 @@
 
 Usage:
     .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
-        [--games black-hole,all-in-a-row] [--formulations table] [--presearch 5000] [--probe-after 3]
+        [--games black-hole,all-in-a-row] [--formulations table] [--presearch 200000] [--probe-after 3]
         [--scaling/--no-scaling] [--first 1]
 
 For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
@@ -34,6 +34,7 @@ from patience.solvers.cpsat_blackhole import CpSatBlackHole
 ROOT = Path(__file__).resolve().parents[1]
 BHS = ROOT / ".peers" / "bhs" / "black-hole-solve"
 OUT = ROOT / "benchmarks" / "out"
+PRESEARCH = CpSatBlackHole().presearch_nodes  # the backend's default node budget
 PEER_GAME = {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}
 
 lines: list[str] = []
@@ -69,7 +70,7 @@ def run_bhs(inst, game: str, limit: float) -> tuple[str, float]:
 
 
 def bench_game(
-    game: str, first: int, n: int, limit: float, formulation: str, presearch: int = 5000,
+    game: str, first: int, n: int, limit: float, formulation: str, presearch: int = PRESEARCH,
     probe_after: float | None = 3.0,
 ) -> dict:  # fmt: skip
     solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=presearch, probe_after=probe_after)
@@ -83,10 +84,12 @@ def bench_game(
         r = solver.solve(inst, Limits(seconds=limit))
         dt = time.perf_counter() - t
         status = r.status.value
-        decided_by_dfs += "decided_by_presearch" in r.stats
+        by_dfs = "decided_by_presearch" in r.stats
+        decided_by_dfs += by_dfs
         counts[status] = counts.get(status, 0) + 1
         times.append(dt)
-        row = {"seed": seed, "cpsat": status, "seconds": round(dt, 4)}
+        by = "presearch" if by_dfs else "cp-sat"
+        row = {"seed": seed, "cpsat": status, "seconds": round(dt, 4), "by": by}
         if have_peer:
             pv, pt = run_bhs(inst, game, limit)
             peer_times.append(pt)
@@ -101,6 +104,10 @@ def bench_game(
     say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
         f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
+    for what, pick in (("won", "solved"), ("lost", "unsolvable")):
+        ts = [r["seconds"] for r in per_deal if r["cpsat"] == pick]
+        mine = [r["seconds"] for r in per_deal if r["cpsat"] == pick and r["by"] == "cp-sat"]
+        say(f"    {what}: {quantiles(ts)};  decided by CP-SAT itself {len(mine)}: {quantiles(mine)}")
     lo = counts["solved"] / n * 100
     hi = (counts["solved"] + counts["unknown"]) / n * 100
     say(f"  win rate {lo:.1f}%" + (f" (up to {hi:.1f}% with unknowns)" if hi > lo else "")
@@ -119,12 +126,12 @@ def bench_game(
     return {"game": game, "formulation": formulation, "counts": counts, "decided": decided, "deals": per_deal}
 
 
-def scaling(limit: float, per_point: int) -> list[dict]:
+def scaling(limit: float, per_point: int, presearch: int = PRESEARCH) -> list[dict]:
     """Generalized All in a Row (S x R cards, no start card): solve time against deck size and pile height.
 
     All in a Row rather than Black Hole so that every deck size below divides into piles of 2, 3, 4, 6.
     """
-    solver = CpSatBlackHole(max_cards=False)
+    solver = CpSatBlackHole(max_cards=False, presearch_nodes=presearch)
     rows = []
     for suits, ranks in ((2, 6), (3, 8), (4, 9), (4, 12), (5, 12), (6, 12)):
         n = suits * ranks
@@ -180,7 +187,7 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--formulations", default="auto")
-    ap.add_argument("--presearch", type=int, default=5000, help="DFS node budget before CP-SAT (0: pure)")
+    ap.add_argument("--presearch", type=int, default=PRESEARCH, help="DFS nodes before CP-SAT (0: none)")
     ap.add_argument("--probe-after", type=float, default=3.0,
                     help="seconds before the probing CP-SAT stage (<= 0: none)")  # fmt: skip
     ap.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
@@ -198,7 +205,7 @@ def main() -> None:
     rows = []
     if args.scaling:
         say(f"Generalized All in a Row scaling (portable deals 1..{args.per_point}, limit {args.limit:g}s):")
-        rows = scaling(args.limit, args.per_point)
+        rows = scaling(args.limit, args.per_point, args.presearch)
         table = OUT / "blackhole_scaling.csv"
         keys = list(rows[0])
         body = "".join(",".join(str(r[k]) for k in keys) + "\n" for r in rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import time
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from patience.solvers.cpsat_blackhole import (
     explain,
     family_supports,
     max_cards_removed,
+    presearch,
 )
 from patience.solvers.csp import CspBlackHole
 from patience.validate import replay
@@ -78,7 +80,7 @@ def test_family_is_selected_by_rule_features():
 
 def test_cpsat_csp_and_brute_force_agree_on_200_small_deals():
     rng = random.Random(2024)
-    cp, csp = CpSatBlackHole(max_cards=False), CspBlackHole()
+    cp, csp = CpSatBlackHole(max_cards=False, presearch_nodes=0), CspBlackHole()
     counts = {Status.SOLVED: 0, Status.UNSOLVABLE: 0}
     for _ in range(200):
         inst = random_small(rng, 12)
@@ -97,7 +99,7 @@ def test_cpsat_csp_and_brute_force_agree_on_200_small_deals():
 @pytest.mark.parametrize("symmetry", [True, False])
 def test_formulations_and_cuts_agree_with_brute_force(formulation, symmetry):
     rng = random.Random(7)
-    solver = CpSatBlackHole(formulation, max_cards=False, symmetry=symmetry)
+    solver = CpSatBlackHole(formulation, max_cards=False, symmetry=symmetry, presearch_nodes=0)
     for _ in range(25):
         inst = random_small(rng, 10)
         won, _ = brute_force(inst)
@@ -118,7 +120,7 @@ def test_formulations_and_cuts_agree_with_brute_force(formulation, symmetry):
 )  # fmt: skip
 @pytest.mark.parametrize("formulation", ["auto", "table", "circuit"])
 def test_cell_and_several_holes_agree_with_brute_force(game, sets, formulation):
-    solver = CpSatBlackHole(formulation, max_cards=False)
+    solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=0)
     for seed in range(12):
         try:
             inst = deal(game, seed, "portable", sets)
@@ -199,7 +201,7 @@ def _bhs_verdict(inst, game: str) -> str:
 @pytest.mark.skipif(not BHS.exists(), reason="black-hole-solver not built (benchmarks/peers.sh bhs)")
 @pytest.mark.parametrize(("game", "peer"), [("black-hole", "black_hole"), ("all-in-a-row", "all_in_a_row")])
 def test_verdicts_match_black_hole_solver(game, peer):
-    solver = CpSatBlackHole(max_cards=False)
+    solver = CpSatBlackHole(max_cards=False, presearch_nodes=0)  # the CP-SAT model alone
     for seed in range(1, 7):  # All in a Row 7 (lost) takes cpsat 5-25 s: see the slow test
         inst = pysol(game, seed)
         assert solver.solve(inst, LIMITS).status.value == _bhs_verdict(inst, peer), (game, seed)
@@ -232,7 +234,7 @@ def test_cli_solve_explain_prints_facts():
 @pytest.mark.skipif(not BHS.exists(), reason="black-hole-solver not built (benchmarks/peers.sh bhs)")
 @pytest.mark.parametrize(("game", "peer"), [("black-hole", "black_hole"), ("all-in-a-row", "all_in_a_row")])
 def test_more_pysol_deals_match_black_hole_solver(game, peer):
-    solver = CpSatBlackHole(max_cards=False)
+    solver = CpSatBlackHole(max_cards=False, presearch_nodes=0)
     for seed in range(7, 61):
         inst = pysol(game, seed)
         assert solver.solve(inst, Limits(120)).status.value == _bhs_verdict(inst, peer), seed
@@ -248,3 +250,25 @@ def test_presearch_wins_are_valid_and_losses_still_come_from_cpsat():
         assert r.status is (Status.SOLVED if won else Status.UNSOLVABLE)
         if r.status is Status.UNSOLVABLE:
             assert "decided_by_presearch" not in r.stats
+
+
+def test_presearch_wins_binary_star_and_feeds_the_max_cards_hint():
+    solver = CpSatBlackHole(max_cards=False)
+    r = solver.solve(pysol("binary-star", 2), LIMITS)  # two holes: the presearch wins it, CP-SAT does not
+    assert r.status is Status.SOLVED and r.stats["decided_by_presearch"] == 1
+    inst = pysol("black-hole", 1)  # lost; the presearch's longest sequence is a max-cards incumbent
+    pre = presearch(inst, HoleDeal.from_instance(inst), 10_000, time.perf_counter() + 10)
+    assert pre.events is None and pre.lost and len(pre.hint) == 3
+    lost = solve(inst, "cpsat", LIMITS)
+    assert lost.status is Status.UNSOLVABLE and lost.stats["max_cards_removed"] == 3
+
+
+def test_presearch_and_cpsat_disagreeing_is_an_error_not_a_verdict(monkeypatch):
+    import patience.solvers.cpsat_blackhole as mod
+
+    def lying(inst, deal, nodes, deadline):
+        return mod.Presearch(None, [], 1, lost=True)  # claims a loss on a winnable deal
+
+    monkeypatch.setattr(mod, "presearch", lying)
+    r = CpSatBlackHole(max_cards=False).solve(pysol("black-hole", 2), LIMITS)
+    assert r.status is Status.ERROR and "presearch" in r.message

@@ -95,6 +95,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
     "dfs": ("patience.solvers.dfs", "DfsSolver"),
     "cpsat-gaps": ("patience.solvers.cpsat_gaps", "CpSatGaps"),  # after dfs: auto keeps dfs for Gaps
     "csp": ("patience.solvers.csp", "CspBlackHole"),
+    "cpsat-only": ("patience.solvers.cpsat_blackhole", "CpSatOnly"),  # cpsat without its DFS presearch
     "planning": ("patience.solvers.planning", "PlanningSolver"),
     "planner": ("patience.solvers.planner", "ExternalPlanner"),  # optional extra [planners]
 }

@@ -97,15 +97,19 @@ deals 1-15 at load 0.05); one worker beats two on this machine (median 0.29 s vs
 rank-degree constraints (``degree=True``: each rank's number of neighbours in the sequence) are implied
 by the model and did not speed up the hard lost All in a Row deals, so they are off.
 
-Presearch (``presearch_nodes``, default 5000): before CP-SAT, a bounded depth-first search over the same
-data (pile heights + hole tops, dead-state memo, Wolter's move ordering) tries to find a win cheaply; its
-win is validated and returned (``stats["decided_by_presearch"]``). Its longest sequence can become the
-CP-SAT solution hint (``presearch_hint=True``; a hint never changes a verdict), off by default: on the
-All in a Row deals the presearch could not win, the hint slowed CP-SAT as often as it helped (#24 0.57 s
--> 2.16 s, #60 2.07 -> 7.14 s, #8 7.20 -> 2.31 s; load ~3.9). The max-cards optimisation keeps it as
-its first incumbent. Several holes: the same search without pruning
-rules and 50 times the node budget (~2 s; it wins Binary Star deals 2, 6, 9 of 1-10, CP-SAT none). A lost
-verdict (UNSOLVABLE) always comes from CP-SAT proving the model infeasible.
+Presearch (``presearch_nodes``, default 200,000; 25 times that for several holes): before CP-SAT, the
+dfs backend's hole search (:func:`~patience.solvers.dfs_hole.hole_search`: Wolter's move order and
+pruning rules, rank reachability, a numba kernel) runs with that node budget. A win it finds is
+replayed and validated like any other and returned (``stats["decided_by_presearch"]``): a win is a
+certificate, whoever finds it. A loss is never taken from it: UNSOLVABLE always comes from CP-SAT
+proving the model infeasible, so a lost verdict stays an independent proof that can be checked against
+the dfs backend (``cpsat-only`` is this backend with the presearch off, for exactly that). When the
+presearch ran to its end without a win and CP-SAT then finds one, the two searches disagree and the
+result is ERROR, never a verdict. The presearch's longest sequence is the max-cards optimisation's
+first incumbent; as a CP-SAT solution hint (``presearch_hint=True``) it slowed CP-SAT as often as it
+helped (All in a Row #24 0.57 s -> 2.16 s, #60 2.07 -> 7.14 s, #8 7.20 -> 2.31 s; load ~3.9), so that
+is off. Budget: the kernel searches about 4-6 M nodes/s; 200,000 nodes wins 261 of the 272 won All in
+a Row deals among PySol 1-400 and 342 of 350 Black Hole ones (measured with the dfs search alone).
 
 Two CP-SAT stages (``probe_after``, default 3 s): the cheap parameters above for the first 3 s, then, if
 undecided, the same model again with ``cp_model_probing_level = 2`` for the time left. Probing presolve
@@ -131,9 +135,11 @@ from ..instance import Instance
 from ..rules import RuleSet
 from ..validate import replay
 from .base import Limits, Result, Status
+from .dfs_hole import hole_search
 
 __all__ = [
     "CpSatBlackHole",
+    "CpSatOnly",
     "HoleDeal",
     "build_model",
     "explain",
@@ -563,149 +569,39 @@ def _symmetry_cuts(m: cp_model.CpModel, deal: HoleDeal, leave: list[Any], skip: 
 
 
 # Presearch ----------------------------------------------------------------------------------------
-def presearch(deal: HoleDeal, max_nodes: int) -> tuple[list[int] | None, list[int], int]:
-    """Bounded DFS for one hole and no cell: (winning order or None, longest order seen, nodes used).
+@dataclass
+class Presearch:
+    """What the bounded DFS before CP-SAT found (see the module docstring, "Presearch")."""
 
-    State: cards left per pile and the hole's top rank; dead states are memoised. Moves prefer taller
-    piles; a pile's last card is not played while a same-rank card tops a taller pile, and of several
-    one-card piles of a rank only one is tried (Wolter's rules, the same swap argument as the cuts); a
-    state is dead when some rank left cannot be reached from the hole through ranks with cards left
-    (Fish's rank-reach prune).
+    events: list[Any] | None  # a winning sequence as decode() events, None when none was found
+    hint: list[int]  # the longest one-hole removal order seen (cards), a max-cards incumbent
+    nodes: int
+    lost: bool  # the search ran to its end without a win: the DFS's own proof of a loss
+
+
+def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -> Presearch:
+    """Bounded :func:`~patience.solvers.dfs_hole.hole_search` from the deal's start (no cell).
+
+    The search is the dfs backend's (Wolter's move order and pruning rules, rank reachability, the
+    numba kernel); its moves are turned into cards of ``deal`` here.
     """
-    n = deal.n
-    piles: list[list[int]] = []
-    for c in range(n):
-        if deal.below[c] < 0:
-            piles.append([])
-        piles[-1].append(c)
-    rank = deal.rank
-    fits_to = [[deal.fits(r, t) for r in range(deal.R + 1)] for t in range(deal.R + 1)]
-    height = [len(p) for p in piles]
-    R = deal.R
-    left = [0] * (R + 1)  # cards left per rank
-    for r in rank:
-        left[r] += 1
-    prune = not deal.king_blocks
+    out = hole_search(Engine(inst), deadline, max_nodes, capacity=max_nodes + 64)
+    first = [0] * (max(deal.pile, default=0) + 1)
+    height = [0] * len(first)
+    for c in range(deal.n - 1, -1, -1):
+        first[deal.pile[c]] = c
+        height[deal.pile[c]] += 1
 
-    def reachable(top: int) -> bool:
-        """Every rank with cards left is reachable from ``top`` through ranks with cards left."""
-        seen_r = 0
-        for step in (1, -1):
-            r = top
-            for _ in range(R - 1):
-                r += step
-                if deal.wrap:
-                    r = (r - 1) % R + 1
-                elif not 1 <= r <= R:
-                    break
-                if not left[r]:
-                    break
-                seen_r += left[r]
-        # A rank may be counted twice when the two walks meet on a cycle: then all are reachable.
-        return seen_r >= n - len(order) - left[top]
+    def cards(moves: list[Any]) -> list[tuple[int, int]]:
+        h, got = list(height), []
+        for _, p, _, hole, _ in moves:
+            h[p] -= 1
+            got.append((first[p] + h[p], hole))
+        return got
 
-    order: list[int] = []
-    best: list[int] = []
-    dead: set[tuple[Any, ...]] = set()
-    nodes = 0
-
-    def rec(top: int) -> bool:
-        nonlocal nodes, best
-        if len(order) == n:
-            return True
-        if len(order) > len(best):
-            best = list(order)
-        nodes += 1
-        if nodes > max_nodes:
-            return False
-        key = (top, *height)
-        if key in dead:
-            return False
-        if prune and top and not reachable(top):
-            dead.add(key)
-            return False
-        ok = fits_to[top]
-        cand = []
-        tall: set[int] = set()  # ranks topping a pile of two or more cards
-        for p, h in enumerate(height):
-            if h > 1 and ok[rank[piles[p][h - 1]]]:
-                tall.add(rank[piles[p][h - 1]])
-        lone: set[int] = set()
-        for p, h in enumerate(height):
-            if h:
-                c = piles[p][h - 1]
-                r = rank[c]
-                if ok[r]:
-                    if h == 1 and (r in tall or r in lone):
-                        continue
-                    if h == 1:
-                        lone.add(r)
-                    cand.append((-h, p, c))
-        cand.sort()
-        for _, p, c in cand:
-            height[p] -= 1
-            order.append(c)
-            left[rank[c]] -= 1
-            if rec(rank[c]):
-                return True
-            left[rank[c]] += 1
-            order.pop()
-            height[p] += 1
-            if nodes > max_nodes:
-                return False
-        dead.add(key)
-        return False
-
-    won = rec(deal.hole_rank[0])
-    return (list(order) if won else None), best, nodes
-
-
-def presearch_holes(deal: HoleDeal, max_nodes: int) -> tuple[list[tuple[int, int]] | None, int]:
-    """Bounded DFS for several holes and no cell: (winning ``(card, hole)`` order or None, nodes used).
-
-    State: cards left per pile and every hole's top rank, dead states memoised; taller piles first. No
-    pruning rule: it only looks for a win, which is then validated like any other.
-    """
-    piles: list[list[int]] = []
-    for c in range(deal.n):
-        if deal.below[c] < 0:
-            piles.append([])
-        piles[-1].append(c)
-    rank, k = deal.rank, deal.k
-    fits_to = [[deal.fits(r, t) for r in range(deal.R + 1)] for t in range(deal.R + 1)]
-    height = [len(p) for p in piles]
-    tops = list(deal.hole_rank)
-    order: list[tuple[int, int]] = []
-    dead: set[tuple[int, ...]] = set()
-    nodes = 0
-
-    def rec() -> bool:
-        nonlocal nodes
-        if len(order) == deal.n:
-            return True
-        nodes += 1
-        key = (*tops, *height)
-        if nodes > max_nodes or key in dead:
-            return False
-        cand = sorted((-h, p) for p, h in enumerate(height) if h)
-        for _, p in cand:
-            c = piles[p][height[p] - 1]
-            for h in range(k):
-                if not fits_to[tops[h]][rank[c]]:
-                    continue
-                old = tops[h]
-                tops[h], height[p] = rank[c], height[p] - 1
-                order.append((c, h))
-                if rec():
-                    return True
-                order.pop()
-                tops[h], height[p] = old, height[p] + 1
-                if nodes > max_nodes:
-                    return False
-        dead.add(key)
-        return False
-
-    return (list(order) if rec() else None), nodes
+    events = [(t, 1, c, hole) for t, (c, hole) in enumerate(cards(out.moves))] if out.won else None
+    hint = [c for c, _ in cards(out.best_moves)] if deal.k == 1 else []
+    return Presearch(events, hint, out.nodes, out.complete and not out.won)
 
 
 # Solving ------------------------------------------------------------------------------------------
@@ -847,12 +743,16 @@ def max_cards_removed(
     return best, bound, moves, stats
 
 
+# Several holes: the presearch gets this many times the node budget (CP-SAT rarely decides them).
+MULTI_HOLE_FACTOR = 25
+
+
 class CpSatBlackHole:
     """CP-SAT backend for the Black Hole family (module docstring).
 
     ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
-    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; 50 times as many
-    for several holes, where nodes are cheap and CP-SAT rarely decides). ``probe_after``: seconds of the
+    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR
+    times as many for several holes, where CP-SAT rarely decides). ``probe_after``: seconds of the
     cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole limit).
     """
 
@@ -863,7 +763,7 @@ class CpSatBlackHole:
         formulation: str = "auto",
         *,
         max_cards: bool = True,
-        presearch_nodes: int = 5000,
+        presearch_nodes: int = 200_000,
         symmetry: bool = True,
         degree: bool = False,
         workers: int = 1,
@@ -889,19 +789,15 @@ class CpSatBlackHole:
         deal = HoleDeal.from_instance(instance)
         stats: dict[str, float] = {"cards": float(deal.n)}
         hint: list[int] = []
-        if self.presearch_nodes and deal.k == 1 and not deal.cells:
-            order, hint, nodes = presearch(deal, self.presearch_nodes)
-            stats["presearch_nodes"] = float(nodes)
-            if order is not None:
+        pre_lost = False
+        if self.presearch_nodes and not deal.cells:
+            budget = self.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
+            pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
+            stats["presearch_nodes"] = float(pre.nodes)
+            hint, pre_lost = pre.hint, pre.lost
+            if pre.events is not None:
                 stats["decided_by_presearch"] = 1.0
-                return self._solved(instance, deal, _order_events(order), stats, t0)
-        elif self.presearch_nodes and not deal.cells:
-            pairs, nodes = presearch_holes(deal, 50 * self.presearch_nodes)
-            stats["presearch_nodes"] = float(nodes)
-            if pairs is not None:
-                stats["decided_by_presearch"] = 1.0
-                events = [(t, 1, c, h) for t, (c, h) in enumerate(pairs)]
-                return self._solved(instance, deal, events, stats, t0)
+                return self._solved(instance, deal, pre.events, stats, t0)
         formulation = self.formulation
         v = build_model(deal, formulation, symmetry=self.symmetry, degree=self.degree)
         if hint and self.presearch_hint:
@@ -921,6 +817,11 @@ class CpSatBlackHole:
                 stats[key] += value
             stats["probing_stage"] = 1.0
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if pre_lost:
+                # Two independent searches disagree: a bug in one of them, never a verdict to pick from.
+                stats["seconds"] = time.perf_counter() - t0
+                msg = "CP-SAT found a win where the complete presearch found none"
+                return Result(Status.ERROR, None, stats, self.name, msg)
             return self._solved(instance, deal, decode(v, solver), stats, t0)
         if status == cp_model.INFEASIBLE:
             if self.max_cards:
@@ -949,6 +850,16 @@ class CpSatBlackHole:
         stats["max_cards_removed"] = float(deal.n)
         stats["max_cards_bound"] = float(deal.n)
         return Result(Status.SOLVED, tuple(moves), stats, self.name)
+
+
+class CpSatOnly(CpSatBlackHole):
+    """The CP-SAT model alone, without the DFS presearch: every verdict is CP-SAT's own, so comparing it
+    with the dfs backend checks two independent searches (module docstring, "Presearch")."""
+
+    name = "cpsat-only"
+
+    def __init__(self, formulation: str = "auto", **options: Any) -> None:
+        super().__init__(formulation, presearch_nodes=0, **options)
 
 
 # Explanations -------------------------------------------------------------------------------------
