@@ -90,6 +90,8 @@ def bench_game(
         times.append(dt)
         by = "presearch" if by_dfs else "cp-sat"
         row = {"seed": seed, "cpsat": status, "seconds": round(dt, 4), "by": by}
+        if "presearch_lost" in r.stats:
+            row["dfs"] = "unsolvable"  # the presearch ran to its end: the dfs search's own verdict
         if have_peer:
             pv, pt = run_bhs(inst, game, limit)
             peer_times.append(pt)
@@ -104,6 +106,10 @@ def bench_game(
     say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
         f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
+    checked = [r for r in per_deal if "dfs" in r]
+    if checked:
+        same = sum(r["cpsat"] == r["dfs"] for r in checked)
+        say(f"  losses the complete presearch also proved: {len(checked)}; CP-SAT agrees on {same}")
     for what, pick in (("won", "solved"), ("lost", "unsolvable")):
         ts = [r["seconds"] for r in per_deal if r["cpsat"] == pick]
         mine = [r["seconds"] for r in per_deal if r["cpsat"] == pick and r["by"] == "cp-sat"]

@@ -261,6 +261,7 @@ def test_presearch_wins_binary_star_and_feeds_the_max_cards_hint():
     assert pre.events is None and pre.lost and len(pre.hint) == 3
     lost = solve(inst, "cpsat", LIMITS)
     assert lost.status is Status.UNSOLVABLE and lost.stats["max_cards_removed"] == 3
+    assert lost.stats["presearch_lost"] == 1  # the dfs search and CP-SAT both proved it lost
 
 
 def test_presearch_and_cpsat_disagreeing_is_an_error_not_a_verdict(monkeypatch):

@@ -795,6 +795,8 @@ class CpSatBlackHole:
             pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
             stats["presearch_nodes"] = float(pre.nodes)
             hint, pre_lost = pre.hint, pre.lost
+            if pre_lost:
+                stats["presearch_lost"] = 1.0  # CP-SAT must now prove the loss on its own (or disagree)
             if pre.events is not None:
                 stats["decided_by_presearch"] = 1.0
                 return self._solved(instance, deal, pre.events, stats, t0)
