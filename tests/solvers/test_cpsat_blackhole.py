@@ -273,3 +273,11 @@ def test_presearch_and_cpsat_disagreeing_is_an_error_not_a_verdict(monkeypatch):
     monkeypatch.setattr(mod, "presearch", lying)
     r = CpSatBlackHole(max_cards=False).solve(pysol("black-hole", 2), LIMITS)
     assert r.status is Status.ERROR and "presearch" in r.message
+
+
+def test_a_deal_the_presearch_found_hard_starts_with_the_probing_stage():
+    inst = pysol("black-hole", 1)  # lost after a handful of presearch nodes
+    easy = CpSatBlackHole(max_cards=False).solve(inst, LIMITS)
+    hard = CpSatBlackHole(max_cards=False, probe_nodes=1).solve(inst, LIMITS)
+    assert easy.status is hard.status is Status.UNSOLVABLE
+    assert "probing_stage" not in easy.stats and hard.stats["probing_stage"] == 1

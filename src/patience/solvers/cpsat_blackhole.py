@@ -117,6 +117,11 @@ undecided, the same model again with ``cp_model_probing_level = 2`` for the time
 parity-like holes such as ``pos[3D] in {28, 30, 32, ...}``) but costs 1-3 s, which would dominate the
 median; on the hard deals it is what decides them (All in a Row #7, lost, 1.16 M black-hole-solver
 states: unknown at 20 s without probing, 4-7 s with it; #156 won: 10+ s -> 2.8-3.1 s; load ~3).
+A deal on which the presearch spent ``probe_nodes`` (20,000) nodes or more without a win starts with the
+probing stage: the DFS's effort is a cheap sign of a hard deal. Measured on 45 lost All in a Row deals
+(PySol 1-137 and the five slowest lost ones up to #166; load ~2): total CP-SAT time 44.2 s with the fixed 3 s
+cheap stage, 30.0 s probing first on every deal, 28.3 s with the 20,000-node rule (medians 0.33-0.35 s
+each); #7 7.9 s -> 4.9 s, #118 5.0 -> 2.1 s, #67 4.3 -> 0.9 s.
 
 Every SOLVED result is decoded into engine moves, replayed in an :class:`~patience.engine.Engine` (each
 move must be legal there) and then checked by :func:`patience.validate.replay` before it is returned.
@@ -754,6 +759,8 @@ class CpSatBlackHole:
     ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR
     times as many for several holes, where CP-SAT rarely decides). ``probe_after``: seconds of the
     cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole limit).
+    ``probe_nodes``: when the presearch used at least this many nodes without a win, the deal is hard and
+    CP-SAT starts with the probing stage.
     """
 
     name = "cpsat"
@@ -768,8 +775,10 @@ class CpSatBlackHole:
         degree: bool = False,
         workers: int = 1,
         probe_after: float | None = 3.0,
+        probe_nodes: int = 20_000,
         presearch_hint: bool = False,
     ) -> None:
+        self.probe_nodes = probe_nodes
         self.presearch_hint = presearch_hint
         self.degree = degree
         self.probe_after = probe_after
@@ -806,17 +815,21 @@ class CpSatBlackHole:
             _hint_order(v, hint)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
-        first = left if self.probe_after is None else min(left, self.probe_after)
-        solver = _parameters(first, self.workers, v.formulation)
-        status = solver.solve(v.model)
-        stats.update(_solver_stats(solver))
+        status = cp_model.UNKNOWN
+        # A deal the presearch found hard goes straight to the probing stage (module docstring).
+        hard = self.probe_after is not None and stats.get("presearch_nodes", 0) >= self.probe_nodes
+        if not hard:
+            first = left if self.probe_after is None else min(left, self.probe_after)
+            solver = _parameters(first, self.workers, v.formulation)
+            status = solver.solve(v.model)
+            stats.update(_solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
         if status == cp_model.UNKNOWN and left > 0.05:
             # Second stage: the same model with probing presolve (module docstring, "Parameters").
             solver = _parameters(left, self.workers, v.formulation, probing=2)
             status = solver.solve(v.model)
             for key, value in _solver_stats(solver).items():
-                stats[key] += value
+                stats[key] = stats.get(key, 0.0) + value
             stats["probing_stage"] = 1.0
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if pre_lost:
