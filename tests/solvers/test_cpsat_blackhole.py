@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import time
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from patience import formats
 from patience.cli import main
 from patience.deals import deal
 from patience.engine import Engine
+from patience.instance import Instance
+from patience.rules import load_game
 from patience.solvers.base import Limits, Status, get_solver, solve
 from patience.solvers.cpsat_blackhole import (
     CpSatBlackHole,
@@ -281,3 +284,80 @@ def test_a_deal_the_presearch_found_hard_starts_with_the_probing_stage():
     hard = CpSatBlackHole(max_cards=False, probe_nodes=1).solve(inst, LIMITS)
     assert easy.status is hard.status is Status.UNSOLVABLE
     assert "probing_stage" not in easy.stats and hard.stats["probing_stage"] == 1
+
+
+# Metamorphic properties of the CP-SAT model alone (no presearch): transformations that must keep the
+# verdict and the max-cards optimum, and rule tightenings that must never turn a loss into a win.
+def _rebuild(inst, tableau, overrides=None, foundations=None):
+    over = inst.overrides if overrides is None else overrides
+    lay = replace(inst.layout, tableau=tableau, foundations=foundations or inst.layout.foundations)
+    return Instance.build(load_game(inst.game, over), lay, over)
+
+
+def _map_cards(inst, f):
+    return _rebuild(inst, tuple(tuple(f(c) for c in pile) for pile in inst.layout.tableau))
+
+
+def _cp(inst, max_cards: bool = False):
+    r = CpSatBlackHole(max_cards=max_cards, presearch_nodes=0).solve(inst, LIMITS)
+    assert r.status in (Status.SOLVED, Status.UNSOLVABLE), r
+    return r
+
+
+MEDIUM = {"suits": 3, "ranks": 7, "piles": 7}  # 21 cards in 7 piles of 3: mixed verdicts, ~0.1 s a deal
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_suit_relabeling_and_pile_order_keep_verdict_and_max_cards(seed):
+    inst = deal("all-in-a-row", seed, "portable", MEDIUM)
+    base = _cp(inst, max_cards=True)
+    rng = random.Random(seed)
+    perm = rng.sample(range(3), 3)
+    piles = list(inst.layout.tableau)
+    rng.shuffle(piles)
+    for other in (_map_cards(inst, lambda c: replace(c, suit=perm[c.suit])), _rebuild(inst, tuple(piles))):
+        r = _cp(other, max_cards=True)
+        assert r.status is base.status, (seed, other.to_json())
+        assert r.stats["max_cards_removed"] == base.stats["max_cards_removed"], seed
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_rank_mirror_and_rotation_keep_verdict_and_max_cards(wrap):
+    # With an empty hole, r -> R+1-r keeps rank adjacency (and K-A wrapping); with wrap, so does r -> r+1.
+    # Without wrap almost every generalized deal is lost, so the max-cards optimum carries the check there.
+    over = {**MEDIUM, "foundations.wrap": wrap}
+    R = MEDIUM["ranks"]
+    maps = [lambda c: replace(c, rank=R + 1 - c.rank)]
+    if wrap:
+        maps.append(lambda c: replace(c, rank=c.rank % R + 1))
+    seen = set()
+    for seed in range(1, 9):
+        inst = deal("all-in-a-row", seed, "portable", over)
+        base = _cp(inst, max_cards=True)
+        seen.add((base.status, base.stats["max_cards_removed"]))
+        for f in maps:
+            r = _cp(_map_cards(inst, f), max_cards=True)
+            assert r.status is base.status, (seed, wrap)
+            assert r.stats["max_cards_removed"] == base.stats["max_cards_removed"], (seed, wrap)
+    assert len(seen) >= 2, seen  # the deals differ in verdict or optimum
+
+
+def test_tightening_the_rules_never_turns_a_loss_into_a_win():
+    # Wrap off, or "nothing on a King", only remove moves; a free cell (Worm Hole) only adds them.
+    over = {"suits": 3, "ranks": 7, "piles": 5}  # 20 cards in 5 piles of 4 beside the AS on the hole
+    tighter = (("wrap", {"foundations.wrap": False}), ("king", {"foundations.king_blocks": True}))
+    won = {"base": 0, "cell": 0}
+    for seed in range(1, 13):
+        inst = deal("black-hole", seed, "portable", over)
+        base = _cp(inst, max_cards=True)
+        won["base"] += base.status is Status.SOLVED
+        for key, extra in tighter:
+            tight = _cp(_rebuild(inst, inst.layout.tableau, {**over, **extra}), max_cards=True)
+            assert base.status is Status.SOLVED or tight.status is Status.UNSOLVABLE, (seed, key)
+            assert tight.stats["max_cards_removed"] <= base.stats["max_cards_removed"], (seed, key)
+        cell = Instance.build(load_game("worm-hole", over), replace(inst.layout, cells=(None,)), over)
+        loose = _cp(cell, max_cards=True)
+        assert loose.status is Status.SOLVED or base.status is Status.UNSOLVABLE, seed
+        assert loose.stats["max_cards_removed"] >= base.stats["max_cards_removed"], seed
+        won["cell"] += loose.status is Status.SOLVED
+    assert 0 < won["base"] < won["cell"], won  # mixed verdicts, and the cell wins more
