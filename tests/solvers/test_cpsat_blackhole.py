@@ -361,3 +361,17 @@ def test_tightening_the_rules_never_turns_a_loss_into_a_win():
         assert loose.stats["max_cards_removed"] >= base.stats["max_cards_removed"], seed
         won["cell"] += loose.status is Status.SOLVED
     assert 0 < won["base"] < won["cell"], won  # mixed verdicts, and the cell wins more
+
+
+def test_max_cards_falls_back_to_the_presearch_sequence_when_cpsat_finds_none():
+    # Binary Star #4 is lost in 34 presearch nodes; the several-hole max-cards model finds no sequence in a
+    # few seconds, so the presearch's longest one (validated in max_cards_removed) is the incumbent.
+    inst = pysol("binary-star", 4)
+    r = solve(inst, "cpsat", Limits(seconds=3))
+    assert r.status is Status.UNSOLVABLE and r.stats["presearch_lost"] == 1
+    assert r.stats["max_from_presearch"] == 1
+    assert 0 < r.stats["max_cards_removed"] <= r.stats["max_cards_bound"]
+    pre = presearch(inst, HoleDeal.from_instance(inst), 10_000, time.perf_counter() + 10)
+    got, bound, moves, stats = max_cards_removed(inst, seconds=0.5, incumbent=pre.best)
+    assert got == len(pre.best) == len(moves) == r.stats["max_cards_removed"] and bound >= got
+    assert replay(inst, moves).ok

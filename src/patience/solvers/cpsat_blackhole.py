@@ -106,7 +106,9 @@ proving the model infeasible, so a lost verdict stays an independent proof that 
 the dfs backend (``cpsat-only`` is this backend with the presearch off, for exactly that). When the
 presearch ran to its end without a win and CP-SAT then finds one, the two searches disagree and the
 result is ERROR, never a verdict. The presearch's longest sequence is the max-cards optimisation's
-first incumbent; as a CP-SAT solution hint (``presearch_hint=True``) it slowed CP-SAT as often as it
+incumbent: reported when CP-SAT finds nothing longer (with several holes the max-cards circuit model often
+finds no solution at all: Binary Star PySol #4, lost in 34 presearch nodes, got 0 cards in 30 s). As a
+CP-SAT solution hint (``presearch_hint=True``) it slowed CP-SAT as often as it
 helped (All in a Row #24 0.57 s -> 2.16 s, #60 2.07 -> 7.14 s, #8 7.20 -> 2.31 s; load ~3.9), so that
 is off. Budget: the kernel searches about 4-6 M nodes/s; 200,000 nodes wins 261 of the 272 won All in
 a Row deals among PySol 1-400 and 342 of 350 Black Hole ones (measured with the dfs search alone).
@@ -579,9 +581,10 @@ class Presearch:
     """What the bounded DFS before CP-SAT found (see the module docstring, "Presearch")."""
 
     events: list[Any] | None  # a winning sequence as decode() events, None when none was found
-    hint: list[int]  # the longest one-hole removal order seen (cards), a max-cards incumbent
+    hint: list[int]  # the longest one-hole removal order seen (cards), a max-cards solution hint
     nodes: int
     lost: bool  # the search ran to its end without a win: the DFS's own proof of a loss
+    best: list[Any] = field(default_factory=list)  # the longest sequence seen as events, any holes
 
 
 def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -> Presearch:
@@ -605,8 +608,9 @@ def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -
         return got
 
     events = [(t, 1, c, hole) for t, (c, hole) in enumerate(cards(out.moves))] if out.won else None
-    hint = [c for c, _ in cards(out.best_moves)] if deal.k == 1 else []
-    return Presearch(events, hint, out.nodes, out.complete and not out.won)
+    best = [(t, 1, c, hole) for t, (c, hole) in enumerate(cards(out.best_moves))]
+    hint = [c for _, _, c, _ in best] if deal.k == 1 else []
+    return Presearch(events, hint, out.nodes, out.complete and not out.won, best)
 
 
 # Solving ------------------------------------------------------------------------------------------
@@ -721,11 +725,14 @@ def max_cards_removed(
     workers: int = 1,
     hint: list[int] | None = None,
     formulation: str = "auto",
+    incumbent: list[Any] | None = None,
 ) -> tuple[int, int, list[dict[str, Any]], dict[str, float]]:
     """Longest legal removal sequence of a deal: the most cards it moves to the holes.
 
     Returns ``(cards removed, proven upper bound, validated JSON moves, stats)``; the bound equals the
     count when CP-SAT proves optimality. With a free cell the moves may end with a card parked there.
+    ``incumbent``: a known sequence (decode() events, e.g. the presearch's longest), returned instead when
+    CP-SAT finds nothing longer in time (with several holes it often finds nothing at all).
     """
     deal = HoleDeal.from_instance(inst)
     v = build_model(deal, formulation, optional=True)
@@ -736,16 +743,20 @@ def max_cards_removed(
     solver = _parameters(seconds, workers, v.formulation)
     status = solver.solve(m)
     stats = _solver_stats(solver, "max_")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return 0, deal.n, [], stats
-    events = decode(v, solver)
+    found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    bound = deal.n if not found else int(min(deal.n, solver.best_objective_bound))
+    events = decode(v, solver) if found else []
+    if incumbent and len(incumbent) > sum(kind == 1 for _, kind, _, _ in events):
+        events, status = list(incumbent), cp_model.FEASIBLE
+        stats["max_from_presearch"] = 1.0
+    if not events:
+        return 0, bound, [], stats
     moves = to_moves(inst, deal, events)
     report = replay(inst, moves)
     if not report.ok:
         raise RuntimeError(f"max-cards sequence rejected by the validator: {report.message()}")
     best = sum(kind == 1 for _, kind, _, _ in events)
-    bound = best if status == cp_model.OPTIMAL else int(min(deal.n, solver.best_objective_bound))
-    return best, bound, moves, stats
+    return best, best if status == cp_model.OPTIMAL else bound, moves, stats
 
 
 # Several holes: the presearch gets this many times the node budget (CP-SAT rarely decides them).
@@ -798,12 +809,13 @@ class CpSatBlackHole:
         deal = HoleDeal.from_instance(instance)
         stats: dict[str, float] = {"cards": float(deal.n)}
         hint: list[int] = []
+        longest: list[Any] = []  # the presearch's longest sequence (events)
         pre_lost = False
         if self.presearch_nodes and not deal.cells:
             budget = self.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
             pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
             stats["presearch_nodes"] = float(pre.nodes)
-            hint, pre_lost = pre.hint, pre.lost
+            hint, longest, pre_lost = pre.hint, pre.best, pre.lost
             if pre_lost:
                 stats["presearch_lost"] = 1.0  # CP-SAT must now prove the loss on its own (or disagree)
             if pre.events is not None:
@@ -842,7 +854,9 @@ class CpSatBlackHole:
             if self.max_cards:
                 left = limits.seconds - (time.perf_counter() - t0)
                 if left > 0.05:
-                    best, bound, _moves, mstats = max_cards_removed(instance, left, self.workers, hint)
+                    best, bound, _moves, mstats = max_cards_removed(
+                        instance, left, self.workers, hint, incumbent=longest
+                    )
                     stats.update(mstats)
                     stats["max_cards_removed"] = float(best)
                     stats["max_cards_bound"] = float(bound)
