@@ -118,4 +118,4 @@ def test_solve_lost_black_hole_reports_max_cards(backend: str) -> None:
     """PySol Black Hole #1 is lost (black-hole-solver agrees); both backends prove it and print the best."""
     code, out, _ = run("solve", "black-hole:1", "-g", "pysol", "--backend", backend, "--limit", "20s")
     assert code == 0
-    assert "UNSOLVABLE" in out and "at most 3 cards can be removed" in out
+    assert "UNSOLVABLE" in out and "at most 3 cards can be removed (proven optimum)" in out

@@ -297,9 +297,12 @@ def solve_cmd(
         removes_cards = inst.rules.n_foundations > 0  # not Gaps: nothing leaves its grid
         if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE and removes_cards:
             best, bound = result.stats["max_cards_removed"], result.stats.get("max_cards_bound")
-            line += f"; at most {best:g} cards can be removed"
-            if bound is not None and bound != best:
-                line += f" (proven bound {bound:g})"
+            if bound == best:
+                line += f"; at most {best:g} cards can be removed (proven optimum)"
+            else:  # a sequence found, not proven the longest
+                line += f"; the best sequence found removes {best:g} cards"
+                if bound is not None and bound < result.stats.get("cards", float("inf")):
+                    line += f" (none removes more than {bound:g})"  # a bound better than all cards
         click.echo(line)
         if why is not None:
             click.echo(f"lost because of these {len(why)} facts alone:")

@@ -26,7 +26,7 @@ Statuses: SOLVED (moves validated by :func:`patience.solvers.base.solve`), UNSOL
 search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
 (estimated size of the table and path), ``table_hits``, ``best_foundation`` (most cards on the
 foundations seen) and, when a complete search proves a loss with pruning that keeps it exact,
-``max_cards_removed``.
+``max_cards_removed`` (with ``max_cards_bound`` equal to it: the optimum is proven).
 """
 
 from __future__ import annotations
@@ -270,6 +270,7 @@ class DfsSolver:
                 # Cards moved home during play: the dealt foundation cards (Black Hole's AS) do not count.
                 dealt_home = sum(len(p) for p in instance.layout.foundations)
                 stats["max_cards_removed"] = stats["best_foundation"] - dealt_home
+                stats["max_cards_bound"] = stats["max_cards_removed"]  # exact: the search saw every state
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         message = {"memory": "memory out", "nodes": "node limit", "time": "time limit"}.get(stop, stop)
         return Result(Status.UNKNOWN, None, stats, self.name, message)
