@@ -20,6 +20,7 @@ from . import formats
 from .cards import CardError
 from .deals import GENERATORS, DealError, deal
 from .engine import Engine, MoveError
+from .families import FAMILIES, family_deal
 from .instance import Instance, InstanceError, atomic_write, load_instance
 from .rules import RuleError, list_games
 from .solvers.base import Limits, Status, available_backends, solve
@@ -321,21 +322,42 @@ def solve_cmd(
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("-n", "count", type=int, default=10, show_default=True, help="How many instances.")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed (seeds SEED..SEED+N-1).")
+@click.option(
+    "--family",
+    type=click.Choice(list(FAMILIES)),
+    default="random",
+    show_default=True,
+    help="Instance family: random deals, planted wins, or sorted (rank-ordered) deals.",
+)
+@click.option(
+    "--swaps", type=int, default=0, show_default=True, help="Random transpositions of tableau cards after."
+)
 @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Folder.")
 @_guard
-def generate_cmd(game: str, sets: tuple[str, ...], count: int, seed: int, outdir: str) -> None:
-    """Write N generalized instances of GAME (portable generator) into a folder.
+def generate_cmd(
+    game: str, sets: tuple[str, ...], count: int, seed: int, family: str, swaps: int, outdir: str
+) -> None:
+    """Write N generalized instances of GAME into a folder, from an instance family.
 
-    Every instance is dealt and validated before anything is written; each file is written atomically.
+    Families (patience.families) let a study move from easy to hard deals: ``random`` is the portable
+    deal (the default; file names GAME[-PARAMS]-SEED.json as before), ``planted`` a Black Hole family deal
+    with a planted win, ``sorted`` the deck in rank order dealt pile by pile. ``--swaps K`` then swaps K
+    random pairs of tableau cards, moving any family towards random deals; files of other families than
+    plain random are named GAME[-PARAMS]-FAMILY-swapsK-SEED.json. Every instance is dealt and validated
+    before anything is written; each file is written atomically.
     """
     if count < 1:
         raise UsageError(f"-n {count}: must be at least 1")
+    if swaps < 0:
+        raise UsageError(f"--swaps {swaps}: must be at least 0")
     overrides = _parse_sets(sets)
-    insts = [deal(game, s, "portable", overrides or None) for s in range(seed, seed + count)]
+    insts = [family_deal(game, s, family, overrides or None, swaps) for s in range(seed, seed + count)]
     out = Path(outdir)
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {outdir}: exists and is not a folder")
     tag = "".join(f"-{k.split('.')[-1]}{v}" for k, v in sorted(overrides.items()))
+    if family != "random" or swaps:
+        tag += f"-{family}-swaps{swaps}"
     out.mkdir(parents=True, exist_ok=True)
     for inst, s in zip(insts, range(seed, seed + count), strict=True):
         atomic_write(out / f"{insts[0].game}{tag}-{s}.json", inst.dumps())
