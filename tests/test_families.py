@@ -53,7 +53,7 @@ def test_planted_deals_replay_and_a_solver_wins_them(game: str, over: dict[str, 
         result = solve(inst, backend, Limits(seconds=20))
         assert result.status is Status.SOLVED, (seed, result.message)
         assert family_deal(game, seed, "planted", over) == inst
-        assert inst.source == {"generator": "family", "family": "planted", "seed": seed, "swaps": 0}
+        assert inst.source == {"generator": "planted", "family": "planted", "seed": seed, "swaps": 0}
 
 
 class _Brute:
@@ -130,7 +130,7 @@ def test_same_seed_same_deal_and_different_seeds_differ(family: str) -> None:
     a = family_deal("black-hole", 7, family, swaps=3)
     assert family_deal("black-hole", 7, family, swaps=3) == a
     assert a.sha256 != family_deal("black-hole", 8, family, swaps=3).sha256
-    assert a.source == {"generator": "family", "family": family, "seed": 7, "swaps": 3}
+    assert a.source == {"generator": f"{family}:3", "family": family, "seed": 7, "swaps": 3}
 
 
 @pytest.mark.parametrize(("game", "over"), [("black-hole", {}), ("freecell", {"cells": 2, "piles": 6})])
@@ -192,7 +192,7 @@ def test_generate_planted_writes_n_files_that_load_and_replay(tmp_path) -> None:
     assert [f.name for f in files] == [f"black-hole-planted-swaps0-{s}.json" for s in (5, 6, 7)]
     for f, seed in zip(files, (5, 6, 7), strict=True):
         inst = load_instance(f)
-        assert inst.source == {"generator": "family", "family": "planted", "seed": seed, "swaps": 0}
+        assert inst.source == {"generator": "planted", "family": "planted", "seed": seed, "swaps": 0}
         inst2, moves = planted_deal("black-hole", seed)
         assert inst.sha256 == inst2.sha256 and replay(inst, moves).won
 
@@ -229,3 +229,33 @@ def test_generate_unknown_family_is_a_usage_error(tmp_path) -> None:
     res = CliRunner().invoke(main, ["generate", "black-hole", "--family", "hardest", "-o", str(out)])
     assert res.exit_code == 2 and "hardest" in res.output
     assert not out.exists()
+
+
+# Families as deal generators (-g FAMILY[:SWAPS]) -------------------------------------------------
+def test_a_family_spec_is_a_generator_and_the_source_deals_it_again() -> None:
+    inst = deal("black-hole", 3, "planted:8")
+    assert inst == family_deal("black-hole", 3, "planted", swaps=8)
+    assert deal(inst.game, inst.source["seed"], inst.source["generator"]) == inst
+    assert deal("all-in-a-row", 2, "sorted") == family_deal("all-in-a-row", 2, "sorted")
+    for bad, needle in (("planted:x", "swaps after ':'"), ("hardest", "unknown generator 'hardest'")):
+        with pytest.raises(DealError, match=needle):
+            deal("black-hole", 1, bad)
+
+
+def test_cli_generator_option_takes_families(tmp_path) -> None:
+    res = CliRunner().invoke(main, ["solve", "black-hole:3", "-g", "planted:8", "--backend", "dfs", "--json"])
+    assert res.exit_code == 0 and '"status": "solved"' in res.output, res.output
+    res = CliRunner().invoke(main, ["deal", "black-hole", "--seed", "3", "-g", "random", "--json"])
+    assert res.exit_code == 0 and '"generator": "portable"' in res.output  # random is the portable deal
+    res = CliRunner().invoke(main, ["deal", "black-hole", "--seed", "3", "-g", "planted:-1"])
+    assert res.exit_code == 2 and "swaps after ':'" in res.output
+    db = tmp_path / "r.sqlite"
+    args = ["estimate", "black-hole", "-g", "planted:4", "-n", "3", "-b", "dfs", "-j", "0", "--db", str(db)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0 and "3 deals (seeds 1..3, planted:4)" in res.output, res.output
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT generator, status FROM results").fetchall()
+    assert sorted(rows) == [("planted:4", "solved")] * 3
+    assert "published" not in res.output  # the published win rate is for random deals, not a family

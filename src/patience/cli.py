@@ -20,7 +20,7 @@ from . import formats
 from .cards import CardError
 from .deals import GENERATORS, DealError, deal
 from .engine import Engine, MoveError
-from .families import FAMILIES, family_deal
+from .families import FAMILIES, family_deal, parse_family
 from .instance import Instance, InstanceError, atomic_write, load_instance
 from .rules import RuleError, list_games
 from .solvers.base import Limits, Status, available_backends, solve
@@ -66,6 +66,35 @@ def _parse_limit(text: str) -> float:
     if value <= 0:
         raise UsageError("--limit: must be positive")
     return value * scale
+
+
+class GeneratorType(click.ParamType):
+    """``-g``: a deal generator of GENERATORS, or an instance family ``FAMILY[:SWAPS]`` (patience.families).
+
+    Returns a canonical name, so results stores key one deal source one way: ``random`` with no swaps
+    is the portable deal, and ``planted:0`` is ``planted``.
+    """
+
+    name = "generator"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if value in GENERATORS:
+            return str(value)
+        try:
+            spec = parse_family(str(value))
+        except DealError as err:
+            self.fail(str(err), param, ctx)
+        if spec is None:
+            self.fail(f"{value!r} is not a generator ({', '.join(sorted(GENERATORS))}) or an instance "
+                      f"family ({'|'.join(FAMILIES)}, optionally :SWAPS)", param, ctx)  # fmt: skip
+        family, swaps = spec
+        if family == "random" and not swaps:
+            return "portable"
+        return f"{family}:{swaps}" if swaps else family
+
+
+GENERATOR = GeneratorType()
+GENERATOR_HELP = "portable, pysol, ms, solvitaire, or an instance family planted|sorted|random[:SWAPS]"
 
 
 def _instance_arg(text: str, generator: str, sets: dict[str, Any]) -> Instance:
@@ -127,9 +156,7 @@ def games(as_json: bool) -> None:
 @main.command(name="deal")
 @click.argument("game")
 @click.option("--seed", type=int, required=True, help="Deal number / seed.")
-@click.option(
-    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
-)
+@click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the instance JSON here.")
 @click.option(
@@ -238,9 +265,7 @@ def validate(instance: str, solution: str, as_json: bool) -> None:
 @click.option("--limit", default="30s", show_default=True, help="Wall-time limit, e.g. 10s, 500ms.")
 @click.option("--max-nodes", type=int, default=None, help="Node limit (search backends).")
 @click.option("--max-mb", type=int, default=None, help="Memory limit in MB.")
-@click.option(
-    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
-)
+@click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
 @click.option("--json", "as_json", is_flag=True)
@@ -368,9 +393,7 @@ def generate_cmd(
 @main.command(name="pddl")
 @click.argument("target")
 @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Folder.")
-@click.option(
-    "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
-)
+@click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("--name", default="patience", show_default=True, help="PDDL domain name.")
 @_guard

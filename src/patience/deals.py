@@ -26,6 +26,9 @@ Generators (``GENERATORS``):
    g. Gaps games (``gaps.rows > 0``) have no tableau: card ``t`` goes to row ``t mod rows``, each row
       filled left to right, and aces become gaps (``None``).
 
+Instance families (:mod:`patience.families`) are generators too: ``planted``, ``sorted`` and
+``random``, each with optional random card swaps after a colon (``planted:8``).
+
 ``pysol`` -- the boards PySol (and black-hole-solver, fc-solve) use for a game number, rendered by the
 ``pysol-cards`` package (numbers up to 32000 use the Microsoft LC shuffle, larger ones PySol's 64-bit LC
 shuffle). Needs the model's ``pysol_name``; a board whose shape differs from our rules raises DealError.
@@ -410,9 +413,18 @@ def deal(
     generator: str = "portable",
     overrides: dict[str, Any] | None = None,
 ) -> Instance:
-    """Deal game ``game`` number ``seed`` with a generator of :data:`GENERATORS` into an Instance."""
+    """Deal game ``game`` number ``seed`` with a generator of :data:`GENERATORS` (or an instance family,
+    ``FAMILY[:SWAPS]``, see :mod:`patience.families`) into an Instance."""
     if generator not in GENERATORS:
-        raise DealError(f"unknown generator {generator!r} (one of {', '.join(GENERATORS)})")
+        from .families import FAMILIES, family_deal, parse_family  # lazy: families deal through here
+
+        spec = parse_family(generator)
+        if spec is None:
+            raise DealError(
+                f"unknown generator {generator!r} (one of {', '.join(GENERATORS)}, or an instance family "
+                f"{'|'.join(FAMILIES)} with optional :SWAPS, e.g. planted:8)"
+            )
+        return family_deal(game, seed, spec[0], overrides, spec[1])
     overrides = dict(overrides or {})
     try:
         g: Game = load_game(game, overrides)

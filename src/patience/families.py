@@ -45,7 +45,7 @@ from .deals import DealError, deal, mt19937
 from .instance import Instance, InstanceError, Layout, hole_start_cards
 from .rules import Game, RuleError, RuleSet, load_game
 
-__all__ = ["FAMILIES", "family_deal", "planted_deal"]
+__all__ = ["FAMILIES", "family_deal", "parse_family", "planted_deal"]
 
 FAMILIES: dict[str, str] = {
     "random": "the portable random deal (same as `patience deal -g portable`)",
@@ -157,7 +157,9 @@ def _build(g: Game, layout: Layout, overrides: dict[str, Any], source: dict[str,
 
 
 def _source(family: str, seed: int, swaps: int) -> dict[str, Any]:
-    return {"generator": "family", "family": family, "seed": seed, "swaps": swaps}
+    """The instance's ``source``: ``generator`` is the spec that deals it again (``-g planted:8``)."""
+    spec = f"{family}:{swaps}" if swaps else family
+    return {"generator": spec, "family": family, "seed": seed, "swaps": swaps}
 
 
 # Planted wins -----------------------------------------------------------------------------------
@@ -519,11 +521,23 @@ def _swap(inst: Instance, seed: int, swaps: int) -> Instance:
         (ia, ja), (ib, jb) = slots[a], slots[b]
         piles[ia][ja], piles[ib][jb] = piles[ib][jb], piles[ia][ja]
     layout = replace(inst.layout, tableau=tuple(tuple(p) for p in piles))
-    source = dict(inst.source or {})
-    if source.get("generator") != "family":  # a swapped random deal is no longer the portable deal
-        source = _source("random", seed, 0)
-    source["swaps"] = swaps
-    return Instance.build(inst.game, layout, inst.overrides, source)
+    family = (inst.source or {}).get("family", "random")  # a swapped random deal is no longer portable
+    return Instance.build(inst.game, layout, inst.overrides, _source(family, seed, swaps))
+
+
+def parse_family(spec: str) -> tuple[str, int] | None:
+    """``FAMILY`` or ``FAMILY:SWAPS`` (e.g. ``planted:8``) as (family, swaps); None when no family is named.
+
+    This is how families serve as deal generators (``-g planted:8``, :func:`patience.deals.deal`).
+    """
+    name, sep, count = spec.partition(":")
+    if name not in FAMILIES:
+        return None
+    if not sep:
+        return name, 0
+    if not count.isdigit():
+        raise DealError(f"generator {spec!r}: swaps after ':' must be an integer >= 0 (e.g. {name}:8)")
+    return name, int(count)
 
 
 def family_deal(
@@ -532,7 +546,8 @@ def family_deal(
     """Deal ``game`` number ``seed`` of a family of :data:`FAMILIES`, then ``swaps`` random transpositions.
 
     ``random`` with no swaps is exactly the portable deal, source included; every other instance has
-    ``source = {"generator": "family", "family": ..., "seed": ..., "swaps": ...}``.
+    ``source = {"generator": "FAMILY[:SWAPS]", "family": ..., "seed": ..., "swaps": ...}``, whose
+    generator deals it again through :func:`patience.deals.deal`.
     """
     _check_args(seed, family, swaps)
     overrides = dict(overrides or {})

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ..cli import UsageError, _emit_json, _guard, _parse_limit, _parse_sets
+from ..cli import GENERATOR, GENERATOR_HELP, UsageError, _emit_json, _guard, _parse_limit, _parse_sets
 from ..deals import GENERATORS, deal
 from ..rules import load_game
 from ..solvers.base import available_backends
@@ -173,7 +173,7 @@ _common = [
         "--db", default="results.sqlite", show_default=True, help="SQLite results store (resumable)."
     ),
     click.option(
-        "--generator", "-g", type=click.Choice(sorted(GENERATORS)), default="portable", show_default=True
+        "--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP
     ),
     click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter."),
     click.option(
@@ -228,7 +228,8 @@ def estimate(
         ex.close()
         store.close()
     summ = summarize(rows)
-    ref = None if overrides else load_game(name).file.reference.win_rate
+    # The published rate is for random deals of the standard rules: not for overrides or a family.
+    ref = None if overrides or generator not in GENERATORS else load_game(name).file.reference.win_rate
     if as_json:
         out = {
             "game": name,
