@@ -125,6 +125,15 @@ probing stage: the DFS's effort is a cheap sign of a hard deal. Measured on 45 l
 cheap stage, 30.0 s probing first on every deal, 28.3 s with the 20,000-node rule (medians 0.33-0.35 s
 each); #7 7.9 s -> 4.9 s, #118 5.0 -> 2.1 s, #67 4.3 -> 0.9 s.
 
+At scale (benchmarks/out/blackhole_cpsat_20261123_1448*; PySol deals 1-1000, 10 s, load 1-2): the model
+alone (``cpsat-only``) decides Black Hole 876 won / 123 lost / 1 unknown (median 0.267 s, p90 0.481 s)
+and All in a Row 690 / 310 / 0 (median 0.488 s, p90 1.55 s, max 7.6 s), agreeing with black-hole-solver
+on every deal both decided. The unknown one, Black Hole #559, is won (dfs: 2,876 nodes) yet the table
+model finds no win in 60 s, with or without the cuts, with the degree constraints or with 2 workers; the
+circuit model finds one in 2.1 s. On the other 26 deals that took the table model over 3 s the circuit
+decides only 3 within 10 s, so switching formulation per deal was not adopted. With the presearch
+(``cpsat``): 877 / 123 / 0 (median 0.003 s) and 690 / 310 / 0 (median 0.006 s).
+
 Every SOLVED result is decoded into engine moves, replayed in an :class:`~patience.engine.Engine` (each
 move must be legal there) and then checked by :func:`patience.validate.replay` before it is returned.
 """
