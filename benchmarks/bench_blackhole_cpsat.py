@@ -1,15 +1,15 @@
-"""Time the cpsat backend on PySol Black Hole / All in a Row deals, against black-hole-solver, and scaling.
+"""Time the cpsat backend on PySol Black Hole / All in a Row deals, against black-hole-solver.
 
 Usage:
     .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
         [--games black-hole,all-in-a-row] [--formulations table] [--presearch 200000] [--probe-after 3]
-        [--scaling/--no-scaling] [--first 1]
+        [--first 1]
 
 For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
 unsolvable / unknown, median / p90 / max seconds, the win rate next to the published one. When
 ``.peers/bhs/black-hole-solve`` exists (benchmarks/peers.sh bhs) the same deals go to black-hole-solver:
 time ratio and per-deal verdict agreement. ``--formulations table,circuit`` compares the two CP-SAT models.
-The generalized scaling table (deck size and pile height) and its plot go to benchmarks/out/.
+Generalized decks and instance families: benchmarks/bench_hardness.py.
 Everything printed is also written to benchmarks/out/blackhole_cpsat_<stamp>_<first>-<last>.txt
 with the load average (the deal range in the name keeps parallel runs apart).
 """
@@ -132,60 +132,6 @@ def bench_game(
     return {"game": game, "formulation": formulation, "counts": counts, "decided": decided, "deals": per_deal}
 
 
-def scaling(limit: float, per_point: int, presearch: int = PRESEARCH) -> list[dict]:
-    """Generalized All in a Row (S x R cards, no start card): solve time against deck size and pile height.
-
-    All in a Row rather than Black Hole so that every deck size below divides into piles of 2, 3, 4, 6.
-    """
-    solver = CpSatBlackHole(max_cards=False, presearch_nodes=presearch)
-    rows = []
-    for suits, ranks in ((2, 6), (3, 8), (4, 9), (4, 12), (5, 12), (6, 12)):
-        n = suits * ranks
-        for height in (2, 3, 4, 6):
-            if n % height:
-                continue
-            piles = n // height
-            ts, won, unknown = [], 0, 0
-            for seed in range(1, per_point + 1):
-                sets = {"suits": suits, "ranks": ranks, "piles": piles}
-                inst = deal("all-in-a-row", seed, "portable", sets)
-                t = time.perf_counter()
-                r = solver.solve(inst, Limits(seconds=limit))
-                ts.append(time.perf_counter() - t)
-                won += r.status.value == "solved"
-                unknown += r.status.value == "unknown"
-            rows.append({"suits": suits, "ranks": ranks, "cards": n, "height": height, "piles": piles,
-                         "deals": per_point, "won": won, "unknown": unknown,
-                         "median": statistics.median(ts), "max": max(ts)})  # fmt: skip
-            r = rows[-1]
-            say(f"  {suits:>2} x {ranks:>2} ({n:>3} cards) height {height}: won {won}/{per_point}, unknown "
-                f"{unknown}, median {r['median']:.3f}s, max {r['max']:.3f}s")  # fmt: skip
-    return rows
-
-
-def plot(rows: list[dict], path: Path) -> bool:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        say("  (matplotlib not installed: no plot; pip install -e .[dev])")
-        return False
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for h in sorted({r["height"] for r in rows}):
-        pts = [(r["cards"], r["median"]) for r in rows if r["height"] == h]
-        ax.plot(*zip(*pts, strict=True), marker="o", label=f"pile height {h}")
-    ax.set_xlabel("tableau cards")
-    ax.set_ylabel("median solve seconds (cpsat)")
-    ax.set_yscale("log")
-    ax.set_title("Generalized All in a Row: CP-SAT time vs deck size")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return True
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=50, help="deals per game (1000 for the full run)")
@@ -196,8 +142,6 @@ def main() -> None:
     ap.add_argument("--presearch", type=int, default=PRESEARCH, help="DFS nodes before CP-SAT (0: none)")
     ap.add_argument("--probe-after", type=float, default=3.0,
                     help="seconds before the probing CP-SAT stage (<= 0: none)")  # fmt: skip
-    ap.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
-    ap.add_argument("--per-point", type=int, default=5, help="deals per scaling point")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{args.first}-{args.first + args.n - 1}"
@@ -208,19 +152,9 @@ def main() -> None:
         for form in args.formulations.split(","):
             probe = args.probe_after if args.probe_after > 0 else None
             results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch, probe))
-    rows = []
-    if args.scaling:
-        say(f"Generalized All in a Row scaling (portable deals 1..{args.per_point}, limit {args.limit:g}s):")
-        rows = scaling(args.limit, args.per_point, args.presearch)
-        table = OUT / "blackhole_scaling.csv"
-        keys = list(rows[0])
-        body = "".join(",".join(str(r[k]) for k in keys) + "\n" for r in rows)
-        table.write_text(",".join(keys) + "\n" + body)
-        if plot(rows, OUT / "blackhole_scaling.png"):
-            say(f"  table {table.relative_to(ROOT)}, plot benchmarks/out/blackhole_scaling.png")
     say(f"# load average at end {os.getloadavg()}")
     (OUT / f"blackhole_cpsat_{stamp}.txt").write_text("\n".join(lines) + "\n")
-    (OUT / f"blackhole_cpsat_{stamp}.json").write_text(json.dumps({"games": results, "scaling": rows}))
+    (OUT / f"blackhole_cpsat_{stamp}.json").write_text(json.dumps({"games": results}))
 
 
 if __name__ == "__main__":
