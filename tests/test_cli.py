@@ -75,6 +75,13 @@ def test_validate_reports_first_illegal_move(tmp_path: Path) -> None:
         (["solve", "black-hole:1", "--limit", "soon"], "--limit"),
         (["solve", "black-hole:1", "--backend", "magic"], "unknown"),
         (["solve", "nothing-here.json"], "no such file"),
+        # Click's own option and argument errors are one line too (no usage block).
+        (["deal", "black-hole", "--seed", "x"], "deal: Invalid value for '--seed'"),
+        (["deal", "black-hole", "--seed", "1", "-g", "foo"], "'foo' is not a generator"),
+        (["deal", "black-hole", "--seed", "1", "-g", "planted:x"], "swaps after ':'"),
+        (["solve"], "solve: Missing argument 'TARGET'"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+        (["estimate", "black-hole", "-n", "many"], "estimate: Invalid value for '-n'"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str, tmp_path: Path) -> None:

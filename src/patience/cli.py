@@ -10,7 +10,8 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +115,32 @@ def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@contextmanager
+def _one_line_usage_errors() -> Iterator[None]:
+    """Click's usage errors as one line on stderr and exit 2, like every other bad input."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # a bare command shows its help
+    except click.UsageError as err:
+        where = f"{err.ctx.command_path}: " if err.ctx is not None else ""
+        click.echo(f"error: {where}{err.format_message()}", err=True)
+        sys.exit(2)
+
+
+class _Group(click.Group):
+    """The ``patience`` group: option and argument errors of every command become one line (no usage)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="patience")
 def main() -> None:
     """Solve patience (solitaire) deals with CP-SAT models and search, with verified solutions."""
