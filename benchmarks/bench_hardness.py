@@ -160,6 +160,7 @@ def plot(study: str, rows: list[dict], backends: list[str]) -> None:
         lines = [(g, f) for g, _, _ in FAMILY_DECKS for f in ("planted", "sorted")]
         for i, (game, fam) in enumerate(lines):
             mine = [r for r in rows if (r["game"], r["family"]) == (game, fam)]
+            game = f"{game} {int(mine[0]['cards'])}"  # the label names the deck size
             for b in dict.fromkeys(r["backend"] for r in mine):
                 pts = [(r["swaps"] + 0.5, r["median"]) for r in mine if r["backend"] == b]
                 axes[0].plot(
