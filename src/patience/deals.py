@@ -59,10 +59,12 @@ __all__ = [
     "SOLVITAIRE_SUITS",
     "DealError",
     "deal",
+    "draw_below",
     "gaps_redeal_shuffle",
     "layout_from_order",
     "mt19937",
     "portable_order",
+    "shuffle_in_place",
     "shuffle_mt",
 ]
 
@@ -95,17 +97,26 @@ def mt19937(seed: int) -> random.Random:
     return rng
 
 
+def draw_below(rng: random.Random, n: int) -> int:
+    """A uniform integer in ``0..n-1`` by the bucket draw of the module docstring (step 3; portable)."""
+    bucket = _U32 // n
+    while True:
+        j = rng.getrandbits(32) // bucket
+        if j < n:
+            return j
+
+
+def shuffle_in_place(rng: random.Random, items: list[Any]) -> None:
+    """Fisher-Yates from the back with :func:`draw_below` (step 3 of the module docstring)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = draw_below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
 def shuffle_mt(cards: list[T], seed: int) -> list[T]:
     """Shuffle a copy of ``cards`` with mt19937(seed) and the bucket draw of the module docstring."""
-    rng = mt19937(seed)
     out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        bucket = _U32 // (i + 1)
-        while True:
-            j = rng.getrandbits(32) // bucket
-            if j <= i:
-                break
-        out[i], out[j] = out[j], out[i]
+    shuffle_in_place(mt19937(seed), out)
     return out
 
 

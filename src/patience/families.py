@@ -27,8 +27,8 @@ foundations, no building, no stock, no reserve, no cards dealt to cells (an empt
 Worm Hole, is fine and simply unused). Several holes (Binary Star) and generalized decks work.
 
 Randomness is portable: Mersenne Twister streams (:func:`deals.mt19937`) seeded from
-sha256("<seed>:<purpose>"), drawn with the bucket draw of :func:`deals.shuffle_mt`, so a (game,
-overrides, seed, family, swaps) always gives the same deal.
+sha256("<seed>:<purpose>"), drawn with :func:`deals.draw_below` (the portable shuffle's bucket draw),
+so a (game, overrides, seed, family, swaps) always gives the same deal.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from math import comb
 from typing import Any
 
 from .cards import Card, Deck
-from .deals import DealError, deal, mt19937
+from .deals import DealError, deal, draw_below, mt19937, shuffle_in_place
 from .instance import Instance, InstanceError, Layout, hole_start_cards
 from .rules import Game, RuleError, RuleSet, load_game
 
@@ -72,28 +72,12 @@ def _stream(seed: int, purpose: str) -> random.Random:
     return mt19937(int(hashlib.sha256(f"{seed}:{purpose}".encode()).hexdigest()[:8], 16))
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform integer in ``0..n-1`` by the bucket draw of ``deals.shuffle_mt`` (portable)."""
-    bucket = _U32 // n
-    while True:
-        j = rng.getrandbits(32) // bucket
-        if j < n:
-            return j
-
-
-def _shuffle(rng: random.Random, items: list[Any]) -> None:
-    """Fisher-Yates in place with :func:`_below`."""
-    for i in range(len(items) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
 def _weighted_order(rng: random.Random, items: list[int], weights: list[int]) -> list[int]:
     """``items`` in a random order where each next item is drawn with probability ~ its weight."""
     items, weights = list(items), list(weights)
     out: list[int] = []
     while items:
-        u = _below(rng, sum(weights))
+        u = draw_below(rng, sum(weights))
         k = 0
         while u >= weights[k]:
             u -= weights[k]
@@ -346,7 +330,7 @@ def _plant_ranks(
     def moves() -> list[tuple[int, int]]:
         """Candidate (hole, rank) moves, the one to try first last (the list is popped)."""
         holes = list(range(len(tops)))
-        _shuffle(rng, holes)
+        shuffle_in_place(rng, holes)
         out: list[tuple[int, int]] = []
         for h in holes:
             ranks = [r for r in range(1, walk.R + 1) if counts[r] and walk.fits(r, tops[h])]
@@ -446,7 +430,7 @@ def planted_deal(
     for c in rest:
         by_rank[c.rank].append(c)
     for cards in by_rank.values():
-        _shuffle(rng, cards)
+        shuffle_in_place(rng, cards)
     foundations = _holes(rules, starts)
     sequence: list[tuple[int, Card]] = []  # (hole, card) of every removal from the tableau
     dealt_start = rules.foundations.start_dealt
@@ -459,7 +443,7 @@ def planted_deal(
     # Piles: sequence positions go to random piles; in each pile the first removed card is on top.
     sizes = rules.tableau_sizes()
     pile_of = [p for p, n in enumerate(sizes) for _ in range(n)]
-    _shuffle(rng, pile_of)
+    shuffle_in_place(rng, pile_of)
     piles: list[list[Card]] = [[] for _ in sizes]
     for (_, card), p in zip(sequence, pile_of, strict=True):
         piles[p].append(card)
@@ -488,7 +472,7 @@ def _sorted_deal(game: str, seed: int, overrides: dict[str, Any]) -> Instance:
     order: list[Card] = []
     for r in range(1, rules.deck.ranks + 1):
         cards = [c for c in rest if c.rank == r]
-        _shuffle(rng, cards)
+        shuffle_in_place(rng, cards)
         order += cards
     foundations = _holes(rules, starts)
     if rules.foundations.start_dealt:  # as the portable deal: the next card goes onto each hole
@@ -515,8 +499,8 @@ def _swap(inst: Instance, seed: int, swaps: int) -> Instance:
     piles = [list(p) for p in inst.layout.tableau]
     rng = _stream(seed, "swaps")
     for _ in range(swaps):
-        a = _below(rng, len(slots))
-        b = _below(rng, len(slots) - 1)
+        a = draw_below(rng, len(slots))
+        b = draw_below(rng, len(slots) - 1)
         b += b >= a  # a second, different position
         (ia, ja), (ib, jb) = slots[a], slots[b]
         piles[ia][ja], piles[ib][jb] = piles[ib][jb], piles[ia][ja]
