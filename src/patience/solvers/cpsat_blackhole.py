@@ -905,7 +905,7 @@ class CpSatOnly(CpSatBlackHole):
 
 
 # Explanations -------------------------------------------------------------------------------------
-def explain(inst: Instance, seconds: float = 10.0, workers: int = 1) -> list[str] | None:
+def explain(inst: Instance, seconds: float = 10.0) -> list[str] | None:
     """A small set of facts of a lost deal that already make it lost, in words.
 
     Every pile precedence ("X lies on Y") and hole start is an assumption literal; CP-SAT's
@@ -914,7 +914,7 @@ def explain(inst: Instance, seconds: float = 10.0, workers: int = 1) -> list[str
     The first proof runs in two stages as :meth:`CpSatBlackHole.solve` does (cheap, then probing); each
     deletion trial gets at least as long as that proof took. Every set returned was proven infeasible.
     Returns None when the deal is winnable or the time runs out before infeasibility is proven.
-    ``workers`` is kept for callers; cores need a single CP-SAT worker.
+    CP-SAT runs with one worker: assumption cores need it.
     """
     t0 = time.perf_counter()
     deal = HoleDeal.from_instance(inst)
