@@ -261,7 +261,7 @@ def test_presearch_wins_binary_star_and_feeds_the_max_cards_hint():
     assert r.status is Status.SOLVED and r.stats["decided_by_presearch"] == 1
     inst = pysol("black-hole", 1)  # lost; the presearch's longest sequence is a max-cards incumbent
     pre = presearch(inst, HoleDeal.from_instance(inst), 10_000, time.perf_counter() + 10)
-    assert pre.events is None and pre.lost and len(pre.hint) == 3
+    assert pre.events is None and pre.lost and len(pre.best) == 3
     lost = solve(inst, "cpsat", LIMITS)
     assert lost.status is Status.UNSOLVABLE and lost.stats["max_cards_removed"] == 3
     assert lost.stats["presearch_lost"] == 1  # the dfs search and CP-SAT both proved it lost

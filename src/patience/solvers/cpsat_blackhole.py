@@ -594,10 +594,9 @@ class Presearch:
     """What the bounded DFS before CP-SAT found (see the module docstring, "Presearch")."""
 
     events: list[Any] | None  # a winning sequence as decode() events, None when none was found
-    hint: list[int]  # the longest one-hole removal order seen (cards), a max-cards solution hint
+    best: list[Any]  # the longest sequence seen as decode() events: the max-cards incumbent and hint
     nodes: int
     lost: bool  # the search ran to its end without a win: the DFS's own proof of a loss
-    best: list[Any] = field(default_factory=list)  # the longest sequence seen as events, any holes
 
 
 def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -> Presearch:
@@ -622,8 +621,7 @@ def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -
 
     events = [(t, 1, c, hole) for t, (c, hole) in enumerate(cards(out.moves))] if out.won else None
     best = [(t, 1, c, hole) for t, (c, hole) in enumerate(cards(out.best_moves))]
-    hint = [c for _, _, c, _ in best] if deal.k == 1 else []
-    return Presearch(events, hint, out.nodes, out.complete and not out.won, best)
+    return Presearch(events, best, out.nodes, out.complete and not out.won)
 
 
 # Solving ------------------------------------------------------------------------------------------
@@ -641,9 +639,13 @@ def _parameters(
     return solver
 
 
-def _hint_order(v: ModelVars, order: list[int]) -> None:
-    """Hint a (partial) one-hole removal order: positions, and arcs or cards at each step."""
+def _hint_order(v: ModelVars, events: list[Any]) -> None:
+    """Hint a (partial) one-hole removal sequence (decode() events): positions, and arcs or cards at each
+    step. Several holes get no hint."""
     m, n = v.model, v.deal.n
+    if v.deal.k != 1:
+        return
+    order = [c for _, _, c, _ in events]
     if v.formulation == "table":
         for t, c in enumerate(order):
             m.add_hint(v.time[c], t)
@@ -736,7 +738,6 @@ def max_cards_removed(
     inst: Instance,
     seconds: float = 10.0,
     workers: int = 1,
-    hint: list[int] | None = None,
     formulation: str = "auto",
     incumbent: list[Any] | None = None,
 ) -> tuple[int, int, list[dict[str, Any]], dict[str, float]]:
@@ -744,15 +745,16 @@ def max_cards_removed(
 
     Returns ``(cards removed, proven upper bound, validated JSON moves, stats)``; the bound equals the
     count when CP-SAT proves optimality. With a free cell the moves may end with a card parked there.
-    ``incumbent``: a known sequence (decode() events, e.g. the presearch's longest), returned instead when
-    CP-SAT finds nothing longer in time (with several holes it often finds nothing at all).
+    ``incumbent``: a known sequence (decode() events, e.g. the presearch's longest), the solution hint
+    (one hole) and returned instead when CP-SAT finds nothing longer in time (with several holes it often
+    finds nothing at all).
     """
     deal = HoleDeal.from_instance(inst)
     v = build_model(deal, formulation, optional=True)
     m = v.model
     m.maximize(v.length if v.length is not None else sum(~s for s in v.skip))
-    if hint and deal.k == 1:
-        _hint_order(v, hint)
+    if incumbent:
+        _hint_order(v, incumbent)
     solver = _parameters(seconds, workers, v.formulation)
     status = solver.solve(m)
     stats = _solver_stats(solver, "max_")
@@ -821,14 +823,13 @@ class CpSatBlackHole:
         t0 = time.perf_counter()
         deal = HoleDeal.from_instance(instance)
         stats: dict[str, float] = {"cards": float(deal.n)}
-        hint: list[int] = []
         longest: list[Any] = []  # the presearch's longest sequence (events)
         pre_lost = False
         if self.presearch_nodes and not deal.cells:
             budget = self.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
             pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
             stats["presearch_nodes"] = float(pre.nodes)
-            hint, longest, pre_lost = pre.hint, pre.best, pre.lost
+            longest, pre_lost = pre.best, pre.lost
             if pre_lost:
                 stats["presearch_lost"] = 1.0  # CP-SAT must now prove the loss on its own (or disagree)
             if pre.events is not None:
@@ -836,8 +837,8 @@ class CpSatBlackHole:
                 return self._solved(instance, deal, pre.events, stats, t0)
         formulation = self.formulation
         v = build_model(deal, formulation, symmetry=self.symmetry, degree=self.degree)
-        if hint and self.presearch_hint:
-            _hint_order(v, hint)
+        if longest and self.presearch_hint:
+            _hint_order(v, longest)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         status = cp_model.UNKNOWN
@@ -868,7 +869,7 @@ class CpSatBlackHole:
                 left = limits.seconds - (time.perf_counter() - t0)
                 if left > 0.05:
                     best, bound, _moves, mstats = max_cards_removed(
-                        instance, left, self.workers, hint, incumbent=longest
+                        instance, left, self.workers, incumbent=longest
                     )
                     stats.update(mstats)
                     stats["max_cards_removed"] = float(best)
