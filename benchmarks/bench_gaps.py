@@ -23,10 +23,10 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import subprocess
-import tempfile
 import time
 from pathlib import Path
+
+import _solvitaire
 
 from patience.cards import Card
 from patience.deals import SOLVITAIRE_SUITS, deal
@@ -38,7 +38,6 @@ from patience.solvers.base import Limits, Status, get_solver, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "out"
-SOLVITAIRE = ROOT / ".peers" / "solvitaire" / "bin" / "solvitaire"
 GAME = "gaps-basic-variant"
 VERDICT = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
 PEER = "solvitaire"
@@ -66,25 +65,7 @@ def for_solvitaire(inst: Instance) -> Instance:
 
 def peer(inst: Instance, limit: float) -> tuple[str, float]:
     """Solvitaire's verdict on ``inst`` (W, L, or ? on timeout/other) and its wall seconds."""
-    import json
-
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(to_solvitaire(for_solvitaire(inst)), f)
-        path = f.name
-    t0 = time.perf_counter()
-    try:
-        r = subprocess.run(
-            [str(SOLVITAIRE), "--type", GAME, path], capture_output=True, text=True, timeout=limit
-        )
-        out = r.stdout
-    except subprocess.TimeoutExpired:
-        out = ""
-    finally:
-        os.unlink(path)
-    dt = time.perf_counter() - t0
-    kinds = [ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.startswith("Solution Type")]
-    kind = kinds[0] if kinds else ""
-    return {"solved": "W", "unsolvable": "L"}.get(kind, "?"), dt
+    return _solvitaire.classify_deal(GAME, to_solvitaire(for_solvitaire(inst)), limit)
 
 
 def run_backend(inst: Instance, backend: str, limit: float) -> tuple[str, float]:
@@ -104,7 +85,7 @@ def study(
     With ``resume`` the rows already in gaps_basic.csv are kept and only missing backend columns are run,
     so a later run can add a backend to an earlier study. The CSV is rewritten after every deal.
     """
-    names = backends + ([PEER] if peer_on and SOLVITAIRE.exists() else [])
+    names = backends + ([PEER] if peer_on and _solvitaire.available() else [])
     done: dict[int, dict] = {}
     if resume and path.exists():
         with path.open() as f:
