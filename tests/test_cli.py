@@ -114,10 +114,76 @@ def test_solution_for_another_instance_exits_2(tmp_path: Path) -> None:
 
 
 def test_solve_json_has_status_and_instance() -> None:
-    code, out, _ = run("solve", "gaps:1", "--set", "decks=2", "--json", "--limit", "1s")
+    tiny = ["--set", "suits=2", "--set", "ranks=5", "--set", "piles=3"]
+    code, out, _ = run("solve", "black-hole:1", *tiny, "--json")
     data = json.loads(out)
     assert code == 0
-    assert data["status"] == "unsupported" and len(data["instance"]) == 64
+    assert data["status"] in ("solved", "unsolvable") and len(data["instance"]) == 64
+
+
+# Unsupported game/backend pairs and hidden-information games: bad input, refused before any work --------
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["black-hole:1", "-b", "cpsat-gaps"], "cpsat-gaps does not support black-hole; backends that do: "),
+        (["freecell:1", "--backend", "cpsat"], "cpsat does not support freecell; backends that do: "),
+        (["gaps:1", "--set", "decks=2"], "no backend supports gaps with these rules: engine lacks"),
+        (["klondike:1"], "klondike hides cards (thoughtful: false); solvers decide only thoughtful games: "
+         "try klondike-thoughtful"),  # fmt: skip
+        (["klondike:1", "--backend", "dfs", "--json"], "klondike hides cards (thoughtful: false)"),
+        (["klondike:1", "--set", "draw=1"], "try --set thoughtful=true"),
+        (["golf:1", "--backend", "dfs", "--explain"], "golf hides cards (thoughtful: false)"),
+        (["spider-1-suit:2", "--backend", "planning"], "spider-1-suit hides cards (thoughtful: false)"),
+    ],
+)
+def test_unsupported_solve_exits_2_before_any_work(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_work(*_: object, **__: object) -> None:
+        raise AssertionError("a backend ran on an unsupported pair")
+
+    monkeypatch.setattr("patience.cli.solve", no_work)
+    out_file = tmp_path / "sol.json"
+    code, out, err = run("solve", *args, "-o", str(out_file))
+    assert code == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unsupported_pair_names_exactly_the_supporting_backends() -> None:
+    from patience.rules import load_game
+    from patience.solvers.base import supporting_backends
+
+    code, _, err = run("solve", "black-hole:1", "--backend", "cpsat-gaps")
+    assert code == 2
+    named = err.strip().split("backends that do: ")[1].split(", ")
+    assert named == supporting_backends(load_game("black-hole").rules)
+    assert "dfs" in named and "cpsat" in named and "cpsat-gaps" not in named
+
+
+def test_hidden_game_with_thoughtful_set_is_solved() -> None:
+    """The explicit thoughtful variant is a different, perfect-information game: it is decided."""
+    tiny = ["--set", "suits=2", "--set", "ranks=5", "--set", "piles=3", "--set", "stock=3"]
+    code, out, _ = run("solve", "golf:1", *tiny, "--set", "thoughtful=true", "--backend", "dfs", "--json")
+    assert code == 0 and json.loads(out)["status"] in ("solved", "unsolvable")
+    code, _, err = run("solve", "golf:1", *tiny, "--backend", "dfs")
+    assert code == 2 and "hides cards" in err
+
+
+def test_hidden_game_deals_shows_and_validates(tmp_path: Path) -> None:
+    """Only solving is refused: dealing, showing and replaying a given move list still work."""
+    f = tmp_path / "k.json"
+    code, _, _ = run("deal", "klondike", "--seed", "1", "-o", str(f))
+    assert code == 0 and f.exists()
+    code, out, _ = run("show", str(f), "--moves", "--json")
+    assert code == 0 and json.loads(out)["legal_moves"]
+    inst = deal("klondike", 1)
+    eng = Engine(inst)
+    first = eng.move_to_json(eng.legal_moves()[0])
+    (tmp_path / "s.json").write_text(json.dumps(solution_json(inst, [first])))
+    code, out, _ = run("validate", str(f), str(tmp_path / "s.json"))
+    assert code == 1 and "valid but not won" in out
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "dfs"])

@@ -33,7 +33,7 @@ PLANTED = [
     ("black-hole", {"suits": 3, "ranks": 4, "piles": 11, "foundations.wrap": False}, "dfs"),
     ("binary-star", {"suits": 2, "ranks": 4, "piles": 7}, "dfs"),
     ("worm-hole", {"suits": 3, "ranks": 6, "piles": 17, "foundations.wrap": False}, "dfs"),
-    ("golf", {"suits": 1, "stock": 0, "piles": 4}, "dfs"),
+    ("golf", {"suits": 1, "stock": 0, "piles": 4, "thoughtful": True}, "dfs"),  # golf hides its stock
 ]
 
 

@@ -1,7 +1,8 @@
 """The ``patience`` command line (DESIGN section 7).
 
 Exit codes: 0 ok; 1 not solved when ``--require-win`` is given; 2 bad input or usage, reported as one
-line naming the problem and where it is, with nothing written to disk.
+line naming the problem and where it is, with nothing written to disk (an unsupported game/backend pair,
+hidden-information games included, is bad input: refused before any work); 3 a backend error.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .engine import Engine, MoveError
 from .families import FAMILIES, family_deal, parse_family
 from .instance import Instance, InstanceError, atomic_write, load_instance
 from .rules import RuleError, list_games
-from .solvers.base import Limits, Status, available_backends, solve
+from .solvers.base import Limits, Status, available_backends, solve, unsupported_reason
 from .validate import SolutionError, load_solution, replay, solution_json
 
 BAD_INPUT = (InstanceError, RuleError, DealError, SolutionError, CardError, MoveError)
@@ -317,6 +318,9 @@ def solve_cmd(
         raise UsageError(f"--backend {backend!r}: unknown (valid: {valid})")
     inst = _instance_arg(target, generator, _parse_sets(sets))
     limits = Limits(seconds=_parse_limit(limit), nodes=max_nodes, memory_mb=max_mb)
+    reason = unsupported_reason(inst.rules, inst.game, backend)
+    if reason is not None:
+        raise UsageError(reason)
     if explain:
         from .solvers.cpsat_blackhole import family_supports
 
@@ -364,6 +368,8 @@ def solve_cmd(
             click.echo("no explanation found within the time limit")
     if result.status is Status.ERROR:
         sys.exit(3)
+    if result.status is Status.UNSUPPORTED:  # a backend that refused after all: still an unsupported pair
+        sys.exit(2)
     if require_win and result.status is not Status.SOLVED:
         sys.exit(1)
 

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from patience.cli import main
+from patience.experiments.store import open_store
 
 from . import fakes
 
@@ -155,3 +156,45 @@ def test_corrupt_or_foreign_db_exits_2_unchanged(fake_backends, tmp_path, kind, 
     assert r.output.startswith(f"error: {db}: ") and "not" in r.output
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite"]
+
+
+def _no_work(*_args, **_kwargs):
+    raise AssertionError("a job ran for an unsupported pair")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["estimate", "freecell", "-n", 3, "-b", "cpsat"], "cpsat does not support freecell; backends that"),
+        (["estimate", "black-hole", "-n", 3, "-b", "cpsat-gaps"], "cpsat-gaps does not support black-hole"),
+        (["estimate", "klondike", "-n", 3], "klondike hides cards (thoughtful: false)"),
+        (["estimate", "golf", "-n", 3, "-b", "dfs", "-g", "pysol"], "golf hides cards (thoughtful: false)"),
+        (["compare", "freecell", "-n", 3, "--backends", "dfs,cpsat"], "cpsat does not support freecell"),
+        (["compare", "klondike", "-n", 3, "--backends", "dfs,planning"], "klondike hides cards"),
+    ],
+)
+def test_unsupported_pair_exits_2_before_any_work(fake_backends, tmp_path, monkeypatch, args, message):
+    """One line naming the backends that do support the game; no job runs, the store is not created."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("patience.experiments.commands.run_job", _no_work)
+    r = run(*args, "--db", tmp_path / "r.sqlite")
+    assert r.exit_code == 2, r.output
+    assert r.output.startswith("error: ") and message in r.output and r.output.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unsupported_pair_adds_no_rows_to_an_existing_store(fake_backends, tmp_path):
+    db = tmp_path / "r.sqlite"
+    r = run("estimate", "black-hole", "-n", 4, "-b", "tinydfs", "-j", 0, "--db", db, *TINY)
+    assert r.exit_code == 0, r.output
+    before = len(open_store(str(db), create=False).rows())
+    assert before == 4
+    for args in (
+        ["estimate", "black-hole", "-n", 6, "-b", "cpsat-gaps"],
+        ["compare", "black-hole", "-n", 6, "-b", "tinydfs,cpsat-gaps"],
+    ):
+        r = run(*args, "-j", 0, "--db", db, *TINY)
+        assert r.exit_code == 2 and "cpsat-gaps does not support black-hole" in r.output, r.output
+    store = open_store(str(db), create=False)
+    assert len(store.rows()) == before and {row.backend for row in store.rows()} == {"tinydfs"}
+    store.close()

@@ -130,7 +130,7 @@ TINY = [
     ("streets-and-alleys", {"suits": 2, "ranks": 4, "piles": 3}),
     ("seahaven-towers", {"suits": 2, "ranks": 4, "piles": 4, "cells": 2, "cells.prefilled": 1}),
     ("thirty-six", {"suits": 2, "ranks": 4, "piles": 3, "stock": 2}),
-    ("golf", {"suits": 2, "ranks": 5, "piles": 3, "stock": 3}),
+    ("golf", {"suits": 2, "ranks": 5, "piles": 3, "stock": 3, "thoughtful": True}),  # golf hides its stock
 ]
 
 

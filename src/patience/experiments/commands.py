@@ -18,7 +18,7 @@ import click
 from ..cli import GENERATOR, GENERATOR_HELP, UsageError, _emit_json, _guard, _parse_limit, _parse_sets
 from ..deals import GENERATORS, deal
 from ..rules import load_game
-from ..solvers.base import available_backends
+from ..solvers.base import available_backends, unsupported_reason
 from .executors import EXECUTORS, Executor, ExecutorError, make_executor
 from .runner import Job, run_job, summarize
 from .store import Row, Store, StoreError, open_store
@@ -51,17 +51,23 @@ def _open(path: str, create: bool = True) -> Store:
 
 
 def _prepare(
-    game: str, n: int, seed: int, generator: str, sets: tuple[str, ...]
+    game: str, n: int, seed: int, generator: str, sets: tuple[str, ...], backends: tuple[str, ...]
 ) -> tuple[str, dict[str, Any]]:
-    """Canonical game name and overrides; deals the first seed here so bad input fails before any work."""
+    """Canonical game name and overrides; deals the first and last seed and checks that every backend
+    supports the rules here, so bad input (an unsupported pair, a hidden-information game) fails before
+    any work starts or the store is opened."""
     if n < 1:
         raise UsageError(f"-n {n}: need at least one deal")
     if seed < 0:
         raise UsageError(f"--seed {seed}: seeds are >= 0")
     overrides = _coerce_sets(sets)
     name = load_game(game, overrides).name
-    deal(name, seed, generator, overrides or None)
+    first = deal(name, seed, generator, overrides or None)
     deal(name, seed + n - 1, generator, overrides or None)
+    for b in backends:
+        reason = unsupported_reason(first.rules, name, b)
+        if reason is not None:
+            raise UsageError(reason)
     return name, overrides
 
 
@@ -218,7 +224,7 @@ def estimate(
     _check_backend(backend)
     _check_executor(executor, workers, scheduler)
     limit_s = _parse_limit(limit)
-    name, overrides = _prepare(game, count, seed, generator, sets)
+    name, overrides = _prepare(game, count, seed, generator, sets, (backend,))
     store = _open(db)
     job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides)
     ex = _executor(executor, workers, scheduler)
@@ -319,7 +325,7 @@ def compare(
         _check_backend(b)
     _check_executor(executor, workers, scheduler)
     limit_s = _parse_limit(limit)
-    name, overrides = _prepare(game, count, seed, generator, sets)
+    name, overrides = _prepare(game, count, seed, generator, sets, names)
     store = _open(db)
     ex = _executor(executor, workers, scheduler)
     rows_by: dict[str, list[Row]] = {}

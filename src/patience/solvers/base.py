@@ -4,6 +4,10 @@ Every backend is one module with a class satisfying :class:`Solver`. :func:`solv
 point: it checks support, runs the backend, and turns a claimed win into ``SOLVED`` only after the
 independent validator (:func:`patience.validate.replay`) accepts the moves; a rejected solution becomes
 ``ERROR`` with the validator's message, never a verdict.
+
+What no backend may decide is stated here once: :func:`hides_cards` (hidden-information rule-sets) and
+:func:`unsupported_reason`, which :func:`solve` checks before any backend runs and which the command line
+calls to refuse an unsupported game/backend pair before any work starts.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import msgspec
+
 from ..engine import unsupported
 from ..instance import Instance
-from ..rules import RuleSet
+from ..rules import RuleSet, list_games
 from ..validate import replay
 
 __all__ = [
@@ -27,7 +33,10 @@ __all__ = [
     "Status",
     "available_backends",
     "get_solver",
+    "hides_cards",
     "solve",
+    "supporting_backends",
+    "unsupported_reason",
 ]
 
 
@@ -115,36 +124,101 @@ def get_solver(name: str) -> Solver:
     return getattr(importlib.import_module(module), cls)()
 
 
+def _load(name: str) -> Solver | None:
+    """A backend instance, or None when its module cannot be imported (a missing optional extra)."""
+    try:
+        return get_solver(name)
+    except ImportError:
+        return None
+
+
+def _supports(solver: Solver, rules: RuleSet) -> bool:
+    """``solver.supports(rules)``; a backend whose check needs a missing optional package says no."""
+    try:
+        return bool(solver.supports(rules))
+    except ImportError:
+        return False
+
+
+def hides_cards(rules: RuleSet) -> bool:
+    """True for hidden-information rule-sets (``thoughtful: false``): the player does not see every card.
+
+    Every backend searches with every card known, so its verdict is about the thoughtful game: reported
+    for these rules it would be a wrong claim. No backend decides them (playing them is another problem).
+    """
+    return not rules.thoughtful
+
+
+def _thoughtful_counterpart(rules: RuleSet) -> str | None:
+    """The registered game whose rules are exactly ``rules`` with every card known, if there is one."""
+    seen = msgspec.structs.replace(rules, thoughtful=True)
+    return next((g.name for g in list_games() if g.rules == seen), None)
+
+
+def supporting_backends(rules: RuleSet) -> list[str]:
+    """Registered backends that decide deals of ``rules``, in registry order.
+
+    Empty for rules the engine cannot play or that hide cards. A backend whose module or support check
+    needs a missing optional package (e.g. ``planner`` without unified-planning) is not listed.
+    """
+    if unsupported(rules) or hides_cards(rules):
+        return []
+    return [name for name in BACKENDS if (s := _load(name)) is not None and _supports(s, rules)]
+
+
+def _resolve(rules: RuleSet, game: str, backend: str) -> tuple[Solver | None, str | None]:
+    """The backend that will solve ``rules`` (auto's choice or the named one), or why none can."""
+    if hides_cards(rules):
+        hint = _thoughtful_counterpart(rules)
+        fix = f"try {hint}" if hint else "try --set thoughtful=true (the same game with every card known)"
+        return None, f"{game} hides cards (thoughtful: false); solvers decide only thoughtful games: {fix}"
+    missing = unsupported(rules)
+    if missing:
+        return None, f"no backend supports {game} with these rules: engine lacks " + ", ".join(missing)
+    if backend == "auto":
+        solver = _pick_auto(rules)
+        return solver, None if solver is not None else f"no backend supports {game} with these rules"
+    solver = get_solver(backend)  # an unknown name is a ValueError, not a reason
+    if _supports(solver, rules):
+        return solver, None
+    others = supporting_backends(rules)
+    tail = f"backends that do: {', '.join(others)}" if others else "no backend does"
+    return None, f"{backend} does not support {game}; {tail}"
+
+
+def unsupported_reason(rules: RuleSet, game: str, backend: str = "auto") -> str | None:
+    """Why ``backend`` cannot decide deals of ``game`` with ``rules``, as one line; None when it can.
+
+    The single check behind :func:`solve`'s UNSUPPORTED and the command line's exit code 2: hidden
+    cards, rules the engine cannot play, a named backend that does not support the rules (naming those
+    that do). ``backend`` is ``auto`` or a registered name (get_solver raises ValueError otherwise).
+    """
+    return _resolve(rules, game, backend)[1]
+
+
 def _pick_auto(rules: RuleSet) -> Solver | None:
     """The first backend that says it ``prefers`` these rules, else the first that supports them.
 
     Planning prefers rearrangement games (tableau building); for the rest, registry order decides.
+    Backends whose module cannot be imported are skipped.
     """
-    solvers = [get_solver(name) for name in BACKENDS]
+    solvers = [s for name in BACKENDS if (s := _load(name)) is not None]
     for solver in solvers:
         prefers = getattr(solver, "prefers", None)
         if prefers is not None and prefers(rules):
             return solver
-    return next((s for s in solvers if s.supports(rules)), None)
+    return next((s for s in solvers if _supports(s, rules)), None)
 
 
 def solve(instance: Instance, backend: str = "auto", limits: Limits | None = None) -> Result:
-    """Solve ``instance`` with a backend; SOLVED only after the validator replays the moves."""
+    """Solve ``instance`` with a backend; SOLVED only after the validator replays the moves.
+
+    UNSUPPORTED, before any backend runs, for everything :func:`unsupported_reason` names.
+    """
     limits = limits or Limits()
-    missing = unsupported(instance.rules)
-    if missing:
-        return Result(Status.UNSUPPORTED, backend=backend, message="engine lacks: " + ", ".join(missing))
-    solver = _pick_auto(instance.rules) if backend == "auto" else get_solver(backend)
+    solver, reason = _resolve(instance.rules, instance.game, backend)
     if solver is None:
-        return Result(
-            Status.UNSUPPORTED,
-            backend=backend,
-            message=f"no backend supports {instance.game} yet (registered: {available_backends() or 'none'})",
-        )
-    if not solver.supports(instance.rules):
-        return Result(
-            Status.UNSUPPORTED, backend=solver.name, message=f"{solver.name} does not support {instance.game}"
-        )
+        return Result(Status.UNSUPPORTED, backend=backend, message=reason or "")
     t0 = time.perf_counter()
     try:
         result = solver.solve(instance, limits)
