@@ -249,18 +249,11 @@ def test_wrap_off_never_wins_more_than_wrap_on() -> None:
 
 
 # Features ----------------------------------------------------------------------------------------
-def test_features_follow_the_rules_not_the_names() -> None:
-    f = features(load_game("klondike-thoughtful").rules)
-    assert f.partial_restriction and f.colour_streamliner and not f.safe_home  # worrying back
-    f = features(load_game("freecell").rules)
-    assert f.safe_home and not f.partial_restriction  # free cells break Theorem 1's conditions
-    f = features(load_game("canfield").rules)
-    assert f.partial_restriction and not f.safe_home  # reserve-first spaces
+def test_streamliners_follow_the_rules_not_the_names() -> None:
+    assert features(load_game("klondike-thoughtful").rules).colour_streamliner
     f = features(load_game("thirty-six").rules)
-    assert f.same_suit_stay and f.safe_home
-    assert features(load_game("american-canister").rules).partial_restriction
-    f = features(load_game("american-canister", {"suits": 2}).rules)
-    assert not f.partial_restriction  # Theorem 1 is for the standard pack
+    assert f.same_suit_stay and not f.colour_streamliner
+    assert not features(load_game("black-hole").rules).colour_streamliner
 
 
 # Agreement with black-hole-solver ----------------------------------------------------------------

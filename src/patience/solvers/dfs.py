@@ -10,8 +10,9 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   dropped when the rules ignore them): dead states, bounded by the memory limit, least recently used
   first out; states on the current path live in a separate set and are never evicted. If the path
   alone fills the memory budget the answer is UNKNOWN with message "memory out".
-* **Dominances** (:mod:`.dfs_prune`, proofs in docstrings): safe foundation moves, dealing onto an
-  empty waste, and Blake & Gent's partial-pile-move restriction (Theorem 1, under its conditions).
+* **Dominances** (:mod:`.dominance`, shared with ``planning``; proofs and conditions there): safe
+  foundation moves, dealing onto an empty waste, and Blake & Gent's partial-pile-move restriction
+  (Theorem 1). ``DfsSolver(dominances=...)`` switches them off one by one for ablation tests.
 * **Streamliners** run first with ``streamline_share`` (10%) of the time and node budget: always play
   to a foundation, suits reduced to colours in the key for red-black building, and Wolter's Thirty
   Six rule for rank-only building. A streamlined win is a win (the validator replays it); a
@@ -32,16 +33,18 @@ foundations seen) and, when a complete search proves a loss with pruning that ke
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from ..engine import Engine, Move, moves_to_json, unsupported
+from ..holes import is_hole_game
 from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
 from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
+from .dominance import DOMINANCES, Dominances
 
 __all__ = ["DfsSolver", "search"]
 
@@ -63,6 +66,7 @@ class Outcome:
     entry_bytes: float = 0.0
     stop: str = ""  # "time", "nodes" or "memory"
     exact_max: bool = True  # no pruning fired that may hide a better partial result
+    fired: dict[str, int] = field(default_factory=dict)  # how often each dominance cut
 
 
 def search(
@@ -72,16 +76,18 @@ def search(
     deadline: float,
     max_nodes: int | None,
     memory_mb: float,
+    dominances: frozenset[str] | None = None,
 ) -> Outcome:
     """Depth-first search from the engine's state (left unchanged on return).
 
-    ``streamline`` adds the unproven streamliners; without it only proven dominances cut.
+    ``streamline`` adds the unproven streamliners; without it only the proven dominances named in
+    ``dominances`` (None: every one that applies) cut.
     """
     pr = Pruner(engine, feats)
+    dom = Dominances(engine, dominances)
     keyf: Callable[[], Hashable] = pr.colour_key if streamline and feats.colour_streamliner else engine.key
     stay = streamline and feats.same_suit_stay
-    partial = feats.partial_restriction
-    out = Outcome(best=engine.foundation_cards(), exact_max=not partial)
+    out = Outcome(best=engine.foundation_cards())
     if engine.is_won():
         out.won = out.complete = True
         return out
@@ -100,15 +106,10 @@ def search(
             for m in moves:
                 if m[2] == 1:  # FOUNDATION: always play home first
                     return [m]
-        elif feats.safe_home:
-            m = pr.safe_home(moves)
-            if m is not None:
-                return [m]
-        m = pr.safe_deal(moves)
+        m = dom.forced(moves)
         if m is not None:
             return [m]
-        if partial:
-            moves = [m for m in moves if pr.partial_ok(m)]
+        moves = dom.prune(moves)
         if stay:
             moves = [m for m in moves if not pr.stays_home_suit(m)]
         moves.sort(key=score, reverse=True)  # best last: the search pops from the end
@@ -168,6 +169,8 @@ def search(
                 break
     out.nodes = nodes
     out.best = best
+    out.fired = dict(dom.fired)
+    out.exact_max = not dom.fired["partial_pile"]  # the other dominances keep the most cards removed
     out.hits = table.hits
     out.peak_entries = table.peak + len(path_keys)
     if out.won:
@@ -184,9 +187,20 @@ class DfsSolver:
 
     name = "dfs"
 
-    def __init__(self, streamline_share: float = 0.1, reach: bool = True) -> None:
+    def __init__(
+        self,
+        streamline_share: float = 0.1,
+        reach: bool = True,
+        dominances: Iterable[str] | None = None,
+    ) -> None:
+        """``dominances``: the proven dominances to use (None: every one that applies; see
+        :mod:`.dominance`); ``streamline_share`` 0 turns the streamlined first phase off."""
         self.streamline_share = streamline_share
         self.reach = reach
+        self.dominances = None if dominances is None else frozenset(dominances)
+        if self.dominances is not None and not self.dominances <= set(DOMINANCES):
+            bad = sorted(self.dominances - set(DOMINANCES))[0]
+            raise ValueError(f"unknown dominance {bad!r} (known: {', '.join(DOMINANCES)})")
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine implements."""
@@ -199,16 +213,7 @@ class DfsSolver:
         in 1.6 s and All in a Row in 4.7 s in all (numba kernel), cpsat takes 92 s and 258 s with 2
         unknown; on Binary Star 1-10 dfs decides 8, cpsat none within 10 s.
         """
-        f, t = rules.foundations, rules.tableau
-        return (
-            not unsupported(rules)
-            and f.kind == "hole"
-            and t.build == "none"
-            and rules.cells.count == 0
-            and rules.reserve.size == 0
-            and rules.stock.size == 0
-            and rules.gaps.rows == 0
-        )
+        return not unsupported(rules) and is_hole_game(rules)
 
     def solve(self, instance: Instance, limits: Limits) -> Result:
         """Decide one deal within the limits."""
@@ -242,7 +247,9 @@ class DfsSolver:
             streamlined = share > 0 and not engine.rows  # Gaps has no foundation to play to
             if streamlined:
                 s_nodes = None if limits.nodes is None else max(int(limits.nodes * share), 1)
-                o = search(engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb)
+                o = search(
+                    engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, self.dominances
+                )
                 outs.append(o)
                 won, moves = o.won, o.moves
             if not won:
@@ -251,7 +258,7 @@ class DfsSolver:
                 if left == 0:
                     stop = "nodes"
                 else:
-                    o = search(engine, feats, False, deadline, left, memory_mb)
+                    o = search(engine, feats, False, deadline, left, memory_mb, self.dominances)
                     outs.append(o)
                     won, complete, moves, stop = o.won, o.complete, o.moves, o.stop
                     exact_max = o.exact_max
@@ -262,6 +269,8 @@ class DfsSolver:
                 best_foundation=max((o.best for o in outs), default=engine.foundation_cards()),
                 streamlined_nodes=outs[0].nodes if streamlined else 0,
             )
+            for name in DOMINANCES:
+                stats[f"cuts_{name}"] = sum(o.fired.get(name, 0) for o in outs)
         stats["seconds"] = time.perf_counter() - t0
         if won:
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)

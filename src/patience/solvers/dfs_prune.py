@@ -1,19 +1,14 @@
-"""Dominances, streamliners and move ordering for the generic DFS, each selected by rule-set features.
+"""Streamliners and move ordering for the generic DFS, each selected by rule-set features.
 
-Complete search may only cut with rules proven sound here (each function says why):
-
-* :meth:`Pruner.safe_home` -- a foundation move that provably never hurts is played alone;
-* :meth:`Pruner.partial_ok` -- Blake & Gent's Theorem 1, the partial-pile-move restriction, only
-  under the theorem's conditions.
-
-Streamlined search (Blake & Gent's streamliners; unproven, so a failure proves nothing) adds:
+Complete search cuts only with the proven dominances of :mod:`.dominance`. Streamlined search (Blake &
+Gent's streamliners; unproven, so a failure proves nothing) adds:
 
 * always play to a foundation when any card can go there;
 * suits abstracted to colours in the state key (:meth:`Pruner.colour_key`) for alternate-colour building;
 * Wolter's Thirty Six rule for rank-only building: a card already on its same-suit predecessor only
   ever moves to a foundation.
 
-Move ordering follows Wolter's Thirty Six solver, generalised (:meth:`Pruner.order`).
+Move ordering follows Wolter's Thirty Six solver, generalised (:meth:`Pruner.score`).
 """
 
 from __future__ import annotations
@@ -21,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from ..engine import CELL, EMPTY, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
+from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
 from ..rules import RuleSet
 
 __all__ = ["Features", "Pruner", "features"]
@@ -29,143 +24,28 @@ __all__ = ["Features", "Pruner", "features"]
 
 @dataclass(frozen=True)
 class Features:
-    """Which techniques apply to a rule-set (never chosen by game name)."""
+    """Which streamliners apply to a rule-set (never chosen by game name)."""
 
-    safe_home: bool  # the safe-foundation-move dominance is sound
-    partial_restriction: bool  # Blake & Gent Theorem 1 applies
     colour_streamliner: bool  # suits -> colours in the streamlined key
     same_suit_stay: bool  # Wolter's Thirty Six streamliner (rank-only building)
 
 
 def features(rules: RuleSet) -> Features:
-    """Decide from the rule-set which dominances and streamliners apply."""
-    t, f, d = rules.tableau, rules.foundations, rules.deck
-    suits_home = f.kind == "suits" and not rules.gaps.rows
-    safe_home = (
-        suits_home
-        and not f.removable  # worrying back could bring a lower card back onto the moved one
-        and d.decks == 1
-        and t.empty != "reserve-first"  # an early space would force a reserve card into it
-        and not (rules.stock.size and rules.stock.deal_to == "tableau")  # deals cover the piles
-    )
-    # Theorem 1 (Blake & Gent, Appendix C): a standard single pack; red-black building down; suit
-    # foundations built up; moves of incomplete built piles; a tableau card can only go to another
-    # tableau pile or a foundation (so no free cells).
-    partial = (
-        suits_home
-        and (d.suits, d.ranks, d.decks) == (4, 13, 1)
-        and t.build == "alternate-colour"
-        and t.direction == "down"
-        and t.group_moves == "build"
-        and rules.cells.count == 0
-    )
+    """Decide from the rule-set which streamliners apply."""
+    t = rules.tableau
+    suits_home = rules.foundations.kind == "suits" and not rules.gaps.rows
     return Features(
-        safe_home=safe_home,
-        partial_restriction=partial,
         colour_streamliner=suits_home and t.build == "alternate-colour",
         same_suit_stay=suits_home and t.build == "any-suit" and t.group_moves != "none",
     )
 
 
 class Pruner:
-    """Per-engine helpers: dominance tests, streamliner filters and the move order."""
+    """Per-engine helpers: streamliner filters, the colour key and the move order."""
 
     def __init__(self, engine: Engine, feats: Features) -> None:
         self.e = engine
         self.f = feats
-        R = engine.R
-        n = engine.deck.n_codes
-        # receivers[c]: codes that may be built onto c in the tableau.
-        self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
-        if engine.build != "none":
-            for x in range(n):
-                for c in engine.build_targets(x):
-                    self.receivers[c] += (x,)
-        # Foundation position of each code (0 for the base rank).
-        self.fpos = [(engine.rank[c] - engine.base_rank) % R for c in range(n)]
-
-    # Dominance ---------------------------------------------------------------------------------
-    def _home_count(self) -> dict[int, int]:
-        """Cards home per suit (suit foundations, one deck)."""
-        e = self.e
-        return {e.suit[f[0]]: len(f) for f in e.found if f}
-
-    def safe_home(self, moves: list[Move]) -> Move | None:
-        """A foundation move that is safe to play before anything else, or None.
-
-        Conditions (see :func:`features`): suit foundations that cannot be worried back, one deck,
-        no reserve-first spaces, no stock dealt onto the tableau; the card leaves a tableau top, a
-        free cell or the reserve (never the waste: that would change how later deals group the
-        waste, the bug Blake & Gent found in Wolter's Canfield solver); and every card that could
-        ever be built onto it is already on a foundation.
-
-        Proof that the move dominates: take any winning sequence ``s`` from the current state and
-        drop from it every move of the card ``c`` (and ``c`` from the groups it tops). Nothing can
-        ever be put on ``c`` (its receivers are home for good), so ``c`` only ever tops a group and
-        its removal leaves every group valid (a whole pile stays a whole pile). Every source stays
-        uncovered, every target card stays on top, every empty pile or free cell stays empty, and
-        every foundation move still finds its predecessor home (``c`` is home all along); face-down
-        cards only turn up earlier. So after playing ``c`` home the shortened sequence wins, with
-        at least as many cards home at each step (so the most cards removed is kept too).
-        """
-        e = self.e
-        home = None
-        for m in moves:
-            if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL, RESERVE):
-                continue
-            if home is None:
-                home = self._home_count()
-            card = e.moved_card(m)
-            if card is None:
-                continue
-            ok = True
-            for x in self.receivers[card]:
-                if home.get(e.suit[x], 0) <= self.fpos[x]:
-                    ok = False
-                    break
-            if ok:
-                return m
-        return None
-
-    def safe_deal(self, moves: list[Move]) -> Move | None:
-        """A stock deal onto an empty waste, which is safe to play first (Wolter's Thirty Six rule 2).
-
-        Proof: stock cards are only reached through deals, and while the waste is empty no move
-        touches the stock or the waste. Any winning sequence must deal this group of cards (they
-        must go home), and the moves before that deal commute with it, so the deal can be moved to
-        the front: the same moves in another order, no longer.
-        """
-        e = self.e
-        if e.waste or not e.stock or e.stock_to != "waste":
-            return None
-        for m in moves:
-            if m[0] == STOCK:
-                return m
-        return None
-
-    def partial_ok(self, m: Move) -> bool:
-        """Blake & Gent Theorem 1: may this tableau-to-tableau move go ahead?
-
-        A move of part of a built pile (the card under the moved group is face up and the group's
-        bottom card is built on it) is allowed only when that uncovered card can go straight to a
-        foundation. The theorem (proof in Blake & Gent, Appendix C) shows that every deal won under
-        the plain rules is also won under this restriction, when its conditions hold (checked in
-        :func:`features`): one standard pack, red-black building down, suit foundations built up,
-        partial built piles movable, and tableau cards movable only to the tableau or foundations.
-        Its proof rewrites a winning sequence without making it longer, from any position, so the
-        restriction is a property of the state and combines with the transposition table.
-        """
-        if m[0] != TABLEAU or m[2] != TABLEAU:
-            return True
-        e = self.e
-        p = e.piles[m[1]]
-        start = len(p) - m[4]
-        if start <= 0 or start - 1 < e.down[m[1]]:
-            return True  # the whole face-up part moves
-        below = p[start - 1]
-        if not e.can_build(p[start], below):
-            return True  # the group is a whole built pile
-        return e._fits_foundation(below) >= 0
 
     # Streamliners --------------------------------------------------------------------------------
     def stays_home_suit(self, m: Move) -> bool:

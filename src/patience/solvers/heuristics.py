@@ -12,11 +12,8 @@ Each heuristic is a pair of functions of an :class:`~patience.engine.Engine` in 
   the face-down cards (each is a card that must be uncovered), and a small charge for every occupied free
   cell and a small credit for every empty pile (room to manoeuvre).
 
-:func:`safe_foundation_move` is the dominance that all search modes use: a card whose possible
-"builders" (cards that could be placed on it) are all home already, or are aces, loses nothing by going
-home at once (Klaver 2022 section 4, Donkersteeg 2010 section 4.5 "safe heuristics"). It is switched on
-only where that argument holds (see :func:`safe_moves_sound`). Dealing the stock onto an empty waste is
-safe in every game with a waste (Wolter 2014, Thirty Six: "deal card to an empty waste (safe move)").
+The dominances every search mode applies (safe foundation moves, dealing onto an empty waste, the
+partial-pile restriction) are not heuristics: they live, with their proofs, in :mod:`.dominance`.
 """
 
 from __future__ import annotations
@@ -24,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, Engine, Move
+from ..engine import EMPTY, Engine
 
-__all__ = ["Heuristic", "pick_heuristic", "safe_foundation_move", "safe_moves_sound", "SafeMoves"]
+__all__ = ["Heuristic", "pick_heuristic"]
 
 
 @dataclass(frozen=True)
@@ -142,112 +139,3 @@ def _gaps_misplaced(e: Engine) -> float:
                 break
             good += 1
     return float(e.rows * (R - 1) - good)
-
-
-# Safe foundation moves -------------------------------------------------------------------------
-def safe_moves_sound(e: Engine) -> bool:
-    """Rule features under which :func:`safe_foundation_move` never loses a win.
-
-    Suit foundations built up from the ace, one deck, no wrap-around, no worrying back (a card home
-    could be needed back as a builder target), building only downwards, and spaces not reserved for a
-    reserve (Canfield forces reserve cards into spaces, so emptying a pile is not free there).
-    """
-    return (
-        e.fkind == "suits"
-        and e.deck.decks == 1
-        and e.base_rank == 1
-        and not e.fwrap
-        and not e.removable
-        and not e.build_updown
-        and not e.build_wrap
-        and e.empty_policy != "reserve-first"
-    )
-
-
-class SafeMoves:
-    """Finds a safe foundation move in a state; ``None`` when there is none or the rules forbid it."""
-
-    def __init__(self, e: Engine) -> None:
-        self.on = safe_moves_sound(e)
-        # Dealing onto an empty waste: only a deal ever touches stock and waste, and a won game deals
-        # every stock card, so a winning plan's first deal can be moved to the front (Wolter 2014).
-        self.deal_first = e.stock_to == "waste"
-        # Blake & Gent 2019, Appendix C (Theorem 1): with red-black building, suit foundations, one pack
-        # and no free cells, a part of a built pile need only move when the card it uncovers can go home.
-        self.partial_rule = (
-            e.build == "alternate-colour"
-            and e.group != "none"
-            and e.fkind == "suits"
-            and e.deck.decks == 1
-            and e.base_rank == 1
-            and not e.fwrap
-            and not e.cells
-            and not e.build_updown
-            and not e.build_wrap
-        )
-        n = e.deck.n_codes
-        # builders[c]: codes of the cards that could be placed on card c in the tableau.
-        self.builders: list[tuple[int, ...]] = [() for _ in range(n)]
-        if self.on and e.build != "none":
-            acc: list[list[int]] = [[] for _ in range(n)]
-            for x in range(n):
-                for c in e.build_targets(x):
-                    acc[c].append(x)
-            self.builders = [tuple(b) for b in acc]
-
-    def prune(self, e: Engine, moves: list[Move]) -> list[Move]:
-        """The moves left after the dominances that discard (rather than force) moves."""
-        return _prune_partial(self, e, moves) if self.partial_rule else moves
-
-    def find(self, e: Engine, moves: list[Move]) -> Move | None:
-        """A deal onto an empty waste, or a foundation move of a tableau/cell card all of whose builders
-        are home or aces."""
-        if self.deal_first and not e.waste and e.stock:
-            for m in moves:
-                if m[0] == STOCK:
-                    return m
-        if not self.on:
-            return None
-        home: list[int] | None = None
-        rank, suit = e.rank, e.suit
-        for m in moves:
-            if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL) or m[4] != 1:
-                continue
-            card = e.piles[m[1]][-1] if m[0] == TABLEAU else e.cells[m[1]]
-            if rank[card] <= 2:
-                return m
-            if home is None:
-                home = [0] * e.deck.suits
-                for f in e.found:
-                    if f:
-                        home[suit[f[-1]]] = rank[f[-1]]
-            if all(rank[x] == 1 or home[suit[x]] >= rank[x] for x in self.builders[card]):
-                return m
-        return None
-
-
-def _prune_partial(self: SafeMoves, e: Engine, moves: list[Move]) -> list[Move]:
-    """Drop tableau moves of part of a built pile whose uncovered card cannot go home now."""
-    rank, suit = e.rank, e.suit
-    home: list[int] | None = None
-    out = []
-    for m in moves:
-        if m[0] == TABLEAU and m[2] == TABLEAU:
-            p = e.piles[m[1]]
-            start = len(p) - m[4]
-            if start > e.down[m[1]]:  # the card under the group is face up: a partial move
-                under = p[start - 1]
-                if home is None:
-                    home = [0] * e.deck.suits
-                    for f in e.found:
-                        if f:
-                            home[suit[f[-1]]] = rank[f[-1]]
-                if home[suit[under]] != rank[under] - 1:
-                    continue
-        out.append(m)
-    return out
-
-
-def safe_foundation_move(e: Engine, moves: list[Move]) -> Move | None:
-    """One-off form of :meth:`SafeMoves.find` (builds the builder table each call)."""
-    return SafeMoves(e).find(e, moves)

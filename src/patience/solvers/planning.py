@@ -15,12 +15,12 @@ States are not copied: every node stores its parent and the move from it, and th
 tree with :meth:`~patience.engine.Engine.apply` / :meth:`~patience.engine.Engine.undo` to the next
 node to expand (through the deepest common ancestor). Duplicate detection uses the canonical
 :meth:`~patience.engine.Engine.key`, stored as ``marshal`` bytes (about a quarter of the tuple's memory,
-equal exactly when the keys are equal). In every mode safe foundation moves
-(:mod:`patience.solvers.heuristics`) are played as the only successor of a state.
+equal exactly when the keys are equal). In every mode the proven dominances of :mod:`.dominance` (shared
+with ``dfs``) cut: a forced move is the only successor of a state, pruned moves are not generated.
 
 Verdicts: a plan is SOLVED (and re-checked by :func:`patience.validate.replay` in
 :func:`patience.solvers.base.solve`); an open list exhausted with complete duplicate detection is
-UNSOLVABLE (every reachable state, up to the engine's symmetries and the safe-move dominance, was
+UNSOLVABLE (every reachable state, up to the engine's symmetries and the dominances, was
 expanded); any limit hit (seconds, expansions as ``nodes``, memory) is UNKNOWN.
 """
 
@@ -31,13 +31,15 @@ import itertools
 import marshal
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..engine import Engine, Move, moves_to_json, unsupported
 from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
-from .heuristics import Heuristic, SafeMoves, pick_heuristic
+from .dominance import DOMINANCES, Dominances
+from .heuristics import Heuristic, pick_heuristic
 
 __all__ = ["PlanningSolver", "SearchConfig", "search", "prefers"]
 
@@ -50,7 +52,8 @@ class SearchConfig:
 
     mode: str = "greedy"
     weight: float = 1.0
-    safe_moves: bool = True
+    safe_moves: bool = True  # False: no dominance at all (same as dominances=frozenset())
+    dominances: frozenset[str] | None = None  # the dominances to use; None: every one that applies
     lifo: bool = False  # among equal priorities expand the newest node first (default: the oldest)
 
     def __post_init__(self) -> None:
@@ -139,7 +142,7 @@ def search(
     max_nodes = limits.nodes
     e = Engine(instance)
     heur: Heuristic = pick_heuristic(e)
-    safe = SafeMoves(e) if cfg.safe_moves else None
+    dom = Dominances(e, cfg.dominances if cfg.safe_moves else ())
     adm, inf = heur.admissible, heur.informed
     greedy = cfg.mode == "greedy"
     anytime = cfg.mode == "anytime"
@@ -204,13 +207,12 @@ def search(
                 stats["memory_out"] = 1
                 break
         moves = e.legal_moves()
-        if safe is not None:
-            sm = safe.find(e, moves)
-            if sm is not None:
-                moves = [sm]
-                stats["safe_moves"] += 1
-            else:
-                moves = safe.prune(e, moves)
+        sm = dom.forced(moves)
+        if sm is not None:
+            moves = [sm]
+            stats["safe_moves"] += 1
+        else:
+            moves = dom.prune(moves)
         g1 = g + 1
         found_goal = False
         for m in moves:
@@ -249,6 +251,8 @@ def search(
         status = Status.SOLVED if best is not None else Status.UNSOLVABLE
     if best is not None and status is Status.UNKNOWN:
         status = Status.SOLVED  # anytime: the incumbent stands when time runs out
+    for name in DOMINANCES:
+        stats[f"cuts_{name}"] = dom.fired[name]
     stats["states"] = len(seen)
     stats["open"] = len(open_list)
     return status, best, _finish(stats, t0, len(best) if best is not None else -1, tree)
@@ -271,12 +275,24 @@ class PlanningSolver:
 
     name = "planning"
 
-    def __init__(self, mode: str = "auto", weight: float = 2.0, improve: float = 0.0) -> None:
+    def __init__(
+        self,
+        mode: str = "auto",
+        weight: float = 2.0,
+        improve: float = 0.0,
+        dominances: Iterable[str] | None = None,
+    ) -> None:
+        """``dominances``: the proven dominances to use (None: every one that applies; see
+        :mod:`.dominance`), for ablation tests."""
         if mode != "auto" and mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r} (one of auto, {', '.join(MODES)})")
         self.mode = mode
         self.weight = weight
         self.improve = improve
+        self.dominances = None if dominances is None else frozenset(dominances)
+        if self.dominances is not None and not self.dominances <= set(DOMINANCES):
+            bad = sorted(self.dominances - set(DOMINANCES))[0]
+            raise ValueError(f"unknown dominance {bad!r} (known: {', '.join(DOMINANCES)})")
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine supports."""
@@ -289,7 +305,7 @@ class PlanningSolver:
     def solve(self, instance: Instance, limits: Limits) -> Result:
         """Search within the limits; moves come back as JSON objects (validated by ``base.solve``)."""
         mode = "greedy" if self.mode == "auto" else self.mode
-        cfg = SearchConfig(mode, self.weight if mode != "greedy" else 1.0)
+        cfg = SearchConfig(mode, self.weight if mode != "greedy" else 1.0, dominances=self.dominances)
         if self.mode == "auto":
             # A small portfolio: greedy with FIFO ties for half the time, then with LIFO ties (on MS
             # FreeCell 1-1000 each solves deals the other gets lost on; either one running dry proves
@@ -311,7 +327,7 @@ class PlanningSolver:
             left = limits.seconds - stats["seconds"]
             if left > 0.05:
                 sub = Limits(seconds=left * self.improve, nodes=limits.nodes, memory_mb=limits.memory_mb)
-                st2, plan2, stats2 = search(instance, sub, SearchConfig("anytime", self.weight))
+                st2, plan2, stats2 = search(instance, sub, replace(cfg, mode="anytime", weight=self.weight))
                 if plan2 is not None and len(plan2) < len(plan):
                     plan = plan2
                     stats["plan_length"] = len(plan)

@@ -1,0 +1,226 @@
+"""The proven dominances: one home for every rule that lets a complete search skip moves.
+
+Every search backend that claims UNSOLVABLE from a complete search (``dfs``, ``planning``) cuts only with
+the rules below, each switched on by :func:`applicable` from rule-set features (never a game's name) and
+proven in its docstring under exactly those features:
+
+* ``safe_deal`` -- a stock deal onto an empty waste is played alone (Wolter 2014, Thirty Six rule 2);
+* ``safe_home`` -- a foundation move of a card every possible builder of which is home is played alone
+  (Klaver 2022 section 4, Donkersteeg 2010 section 4.5);
+* ``partial_pile`` -- part of a built pile moves only when the card it uncovers can go home
+  (Blake & Gent 2019, Appendix C, Theorem 1).
+
+A backend takes a :class:`Dominances` for its engine and asks :meth:`Dominances.forced` for a move to play
+alone and :meth:`Dominances.allowed` whether a move may be searched. Passing ``names`` switches rules off for
+ablation tests: a search with any subset of the applicable rules must reach the same verdict.
+
+The hole-game cuts (Wolter's last-card and one-card-pile rules, rank reachability, the walk-degree test) are
+not here: they are about a different move set and live, with their proofs, in :mod:`.dfs_hole`.
+Streamliners (unproven cuts whose failure proves nothing) live in :mod:`.dfs_prune`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
+from ..rules import RuleSet
+
+__all__ = ["DOMINANCES", "Dominances", "applicable"]
+
+DOMINANCES: tuple[str, ...] = ("safe_deal", "safe_home", "partial_pile")
+"""Names of the proven dominances, in the order a backend consults them."""
+
+
+def _suit_foundations(rules: RuleSet) -> bool:
+    """Foundations built up in suit, one pile per suit (not Gaps rows, holes or Spider runs)."""
+    return rules.foundations.kind == "suits" and not rules.gaps.rows
+
+
+def _safe_deal_sound(rules: RuleSet) -> bool:
+    """``safe_deal``: the stock deals onto a waste (see :meth:`Dominances._safe_deal`)."""
+    return not rules.gaps.rows and rules.stock.size > 0 and rules.stock.deal_to == "waste"
+
+
+def _safe_home_sound(rules: RuleSet) -> bool:
+    """``safe_home``: the conditions of :meth:`Dominances._safe_home`'s proof.
+
+    Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
+    target); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
+    early space would force a reserve card into it); no stock dealt onto the tableau (a deal covers a pile
+    top whatever the building rules, so a card could be covered without being built on).
+    """
+    t = rules.tableau
+    return (
+        _suit_foundations(rules)
+        and not rules.foundations.removable
+        and rules.deck.decks == 1
+        and t.empty != "reserve-first"
+        and not (rules.stock.size and rules.stock.deal_to == "tableau")
+    )
+
+
+def _partial_pile_sound(rules: RuleSet) -> bool:
+    """``partial_pile``: the conditions of Blake & Gent's Theorem 1 (see :meth:`Dominances._partial_ok`).
+
+    The theorem's game: a single pack; a tableau built down in red-black alternation; foundations built up
+    in suit; any built part of a pile may move as a unit (``group_moves: build``: inserting the postponed
+    move later may have to move a group that grew on it, so single-card or whole-pile-only games are out);
+    a tableau card moves only to another tableau pile or a foundation (no free cells). Deals onto the
+    tableau are outside it too: a deal lands on whichever pile top the position has, which breaks the
+    proof's invariant that two piles' upper parts are merely swapped. Its proof uses of the cards only that a
+    card fits a tableau card by rank and colour, and the win being a foundation move, so it holds for any
+    number of suits and ranks (two colours), wrap-around building or foundations, a dealt base, face-down
+    cards, reserves, waste and worrying back.
+    """
+    t = rules.tableau
+    return (
+        _suit_foundations(rules)
+        and rules.deck.decks == 1
+        and t.build == "alternate-colour"
+        and t.direction == "down"
+        and t.group_moves == "build"
+        and rules.cells.count == 0
+        and not (rules.stock.size and rules.stock.deal_to == "tableau")
+    )
+
+
+_SOUND = {"safe_deal": _safe_deal_sound, "safe_home": _safe_home_sound, "partial_pile": _partial_pile_sound}
+
+
+def applicable(rules: RuleSet) -> frozenset[str]:
+    """The dominances that are sound for ``rules`` (a subset of :data:`DOMINANCES`)."""
+    return frozenset(name for name in DOMINANCES if _SOUND[name](rules))
+
+
+class Dominances:
+    """The dominances in force for one engine, with how often each fired (``fired``).
+
+    ``names``: the rules to use, intersected with :func:`applicable` (None: every applicable rule).
+    Unknown names are a ValueError, so an ablation test cannot silently switch off nothing.
+    """
+
+    def __init__(self, engine: Engine, names: Iterable[str] | None = None) -> None:
+        ok = applicable(engine.rules)
+        if names is not None:
+            names = frozenset(names)
+            bad = names - set(DOMINANCES)
+            if bad:
+                raise ValueError(f"unknown dominance {sorted(bad)[0]!r} (known: {', '.join(DOMINANCES)})")
+            ok &= names
+        self.e = engine
+        self.on = ok
+        self.fired: dict[str, int] = dict.fromkeys(DOMINANCES, 0)
+        self._deal = "safe_deal" in ok
+        self._home = "safe_home" in ok
+        self._partial = "partial_pile" in ok
+        n = engine.deck.n_codes
+        # receivers[c]: the codes that may ever be built onto c in the tableau.
+        self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
+        if self._home and engine.build != "none":
+            acc: list[list[int]] = [[] for _ in range(n)]
+            for x in range(n):
+                for c in engine.build_targets(x):
+                    acc[c].append(x)
+            self.receivers = [tuple(b) for b in acc]
+        # fpos[c]: how many cards of c's suit are home just before c can go home (0 for the base rank).
+        self.fpos = [(engine.rank[c] - engine.base_rank) % engine.R for c in range(n)]
+
+    # The interface backends use -----------------------------------------------------------------------
+    def forced(self, moves: list[Move]) -> Move | None:
+        """A move among ``moves`` that may be played alone (the others need not be searched), or None."""
+        if self._deal:
+            m = self._safe_deal(moves)
+            if m is not None:
+                self.fired["safe_deal"] += 1
+                return m
+        if self._home:
+            m = self._safe_home(moves)
+            if m is not None:
+                self.fired["safe_home"] += 1
+                return m
+        return None
+
+    def prune(self, moves: list[Move]) -> list[Move]:
+        """``moves`` without those a dominance proves unnecessary."""
+        if not self._partial:
+            return moves
+        out = [m for m in moves if self._partial_ok(m)]
+        self.fired["partial_pile"] += len(moves) - len(out)
+        return out
+
+    def allowed(self, m: Move) -> bool:
+        """May ``m`` be searched? (False only for moves :meth:`prune` drops.)"""
+        return not self._partial or self._partial_ok(m)
+
+    # The rules ----------------------------------------------------------------------------------------
+    def _safe_deal(self, moves: list[Move]) -> Move | None:
+        """A stock deal onto an empty waste.
+
+        Proof: stock cards reach play only through the waste, and while the waste is empty no move but a
+        deal touches the stock or the waste (a redeal needs a non-empty waste), and no other move's
+        legality depends on them. A winning sequence from here must deal (stock cards must go home), and
+        the moves before its first deal commute with that deal, so the deal can be played first: the same
+        moves in another order, with the same number of cards home after each of them (so the most cards
+        removed is kept too).
+        """
+        e = self.e
+        if e.waste or not e.stock:
+            return None
+        for m in moves:
+            if m[0] == STOCK and m[2] == WASTE:
+                return m
+        return None
+
+    def _safe_home(self, moves: list[Move]) -> Move | None:
+        """A foundation move from a tableau top, a free cell or the reserve, of a card every card that could
+        ever be built onto which is already home (never from the waste: playing a waste card early changes
+        how later deals group the waste, the bug Blake & Gent found in Wolter's Canfield solver).
+
+        Proof (under :func:`_safe_home_sound`): take any winning sequence ``s`` from the current state and
+        drop from it every move of the card ``c`` (and ``c`` from the groups it tops). Nothing can ever be
+        put on ``c``: its builders are home for good, and no deal covers a pile. So ``c`` only ever tops a
+        group, and taking it off leaves every group valid (a whole pile stays a whole pile) and no larger.
+        Every source stays uncovered, every target card stays on top, every space or free cell that was
+        empty stays empty (one more may be), no space must take a reserve card, and every foundation move
+        still finds its predecessor home (``c`` is home all along; one deck, so it is the same pile);
+        face-down cards only turn up earlier. So after playing ``c`` home the shortened sequence wins, with
+        at least as many cards home at each step (so the most cards removed is kept too).
+        """
+        e = self.e
+        home: dict[int, int] | None = None
+        for m in moves:
+            if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL, RESERVE):
+                continue
+            card = e.moved_card(m)
+            if card is None:
+                continue
+            if home is None:
+                home = {e.suit[f[0]]: len(f) for f in e.found if f}
+            suit, fpos = e.suit, self.fpos
+            if all(home.get(suit[x], 0) > fpos[x] for x in self.receivers[card]):
+                return m
+        return None
+
+    def _partial_ok(self, m: Move) -> bool:
+        """Blake & Gent's Theorem 1: a tableau-to-tableau move of part of a built pile (the card under the
+        moved group is face up and the group's bottom card is built on it) only when that card can go
+        straight to a foundation.
+
+        The theorem (proof in Blake & Gent 2019, Appendix C; conditions in :func:`_partial_pile_sound`)
+        shows that every deal won under the plain rules is won under this restriction. Its proof rewrites a
+        winning sequence from any position without making it longer, so the restriction is a property of
+        the state and combines with a transposition table. It keeps the verdict, not the most cards
+        removed: backends report no proven max-cards bound when it is on.
+        """
+        if m[0] != TABLEAU or m[2] != TABLEAU:
+            return True
+        e = self.e
+        p = e.piles[m[1]]
+        start = len(p) - m[4]
+        if start <= 0 or start - 1 < e.down[m[1]]:
+            return True  # the whole face-up part moves
+        below = p[start - 1]
+        if not e.can_build(p[start], below):
+            return True  # the group is a whole built pile
+        return e._fits_foundation(below) >= 0
