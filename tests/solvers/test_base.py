@@ -146,3 +146,12 @@ def test_backends_missing_optional_packages_are_not_listed(monkeypatch: pytest.M
         "needs-extra does not support black-hole; backends that do: " + ", ".join(listed)
     )
     assert base._pick_auto(rules) is not None
+
+
+def test_auto_choice_that_does_not_support_the_rules_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """auto's pick is held to the same support check as a named backend."""
+    picky = _NeedsExtra()
+    monkeypatch.setattr(base, "_pick_auto", lambda rules: picky)
+    result = solve(deal("black-hole", 1), "auto", Limits(seconds=1))
+    assert result.status is Status.UNSUPPORTED
+    assert result.message.startswith("needs-extra does not support black-hole; backends that do: cpsat")

@@ -175,15 +175,15 @@ def _resolve(rules: RuleSet, game: str, backend: str) -> tuple[Solver | None, st
     missing = unsupported(rules)
     if missing:
         return None, f"no backend supports {game} with these rules: engine lacks " + ", ".join(missing)
-    if backend == "auto":
-        solver = _pick_auto(rules)
-        return solver, None if solver is not None else f"no backend supports {game} with these rules"
-    solver = get_solver(backend)  # an unknown name is a ValueError, not a reason
+    # An unknown backend name is a ValueError from get_solver, not a reason.
+    solver = _pick_auto(rules) if backend == "auto" else get_solver(backend)
+    if solver is None:
+        return None, f"no backend supports {game} with these rules"
     if _supports(solver, rules):
         return solver, None
     others = supporting_backends(rules)
     tail = f"backends that do: {', '.join(others)}" if others else "no backend does"
-    return None, f"{backend} does not support {game}; {tail}"
+    return None, f"{solver.name} does not support {game}; {tail}"
 
 
 def unsupported_reason(rules: RuleSet, game: str, backend: str = "auto") -> str | None:
