@@ -152,3 +152,33 @@ def test_generalized_rules_reach_engine() -> None:
     engine = Engine(deal("freecell", 5, overrides={"suits": 6, "ranks": 20, "cells": 2}))
     assert engine.n_cards == 120 == rules.deck.suits * rules.deck.ranks
     assert len(engine.cells) == 2
+
+
+def test_pile_order_matters_while_the_stock_deals_onto_the_tableau() -> None:
+    """A deal gives its k-th card to pile k, so piles are not interchangeable while the stock lasts: the key
+    keeps their order and every empty pile is a target. Sorting them lost East Haven 2x6 deal 71 (won)."""
+    over = {"suits": 2, "ranks": 6, "piles": 3, "stock": 6}
+    e = Engine(deal("east-haven", 71, "portable", over))
+    assert e.piles_ordered()
+    key = e.key()
+    e.piles.reverse()
+    e.down.reverse()
+    assert e.key() != key
+    e.piles[0][:] = []
+    e.piles[2][:] = []
+    targets = {m[3] for m in e.legal_moves() if m[2] == TABLEAU and m[0] != STOCK and not e.piles[m[3]]}
+    assert targets == {0, 2}
+    e.stock.clear()  # no deal left: piles are interchangeable again
+    assert not e.piles_ordered()
+    targets = {m[3] for m in e.legal_moves() if m[2] == TABLEAU and not e.piles[m[3]]}
+    assert targets == {0}
+
+
+def test_deal_onto_tableau_deal_that_sorted_piles_lost_is_won() -> None:
+    """East Haven 2x6 deal 71: an exhaustive search over exact states and every empty target wins it; dfs
+    and planning called it UNSOLVABLE while the key sorted the piles."""
+    from patience.solvers.base import Limits, Status, solve
+
+    inst = deal("east-haven", 71, "portable", {"suits": 2, "ranks": 6, "piles": 3, "stock": 6})
+    for backend in ("dfs", "planning"):
+        assert solve(inst, backend, Limits(seconds=20)).status is Status.SOLVED, backend

@@ -8,7 +8,9 @@ the :class:`~patience.rules.RuleSet`.
 
 ``legal_moves`` lists every legal move *up to symmetry*: a card or group going to an empty tableau
 pile, free cell or foundation is offered for the first empty one only, and a whole pile is never moved
-onto an empty pile (both leave a state equal up to the order of piles/cells). The validator in
+onto an empty pile (both leave a state equal up to the order of piles/cells). While the stock deals onto
+the tableau the piles are not interchangeable (:meth:`Engine.piles_ordered`): every empty pile is offered
+and the state key keeps the pile order. The validator in
 :mod:`patience.validate` accepts any empty target, so it checks strictly more than this generates.
 
 Gaps games use the ``grid`` area. When no gap can be filled and redeals remain, the only move is
@@ -146,6 +148,13 @@ class Engine:
             frozenset(r for r in range(1, R + 1) if self._hole_fits(r, t)) for t in range(1, R + 1)
         ]
 
+    def piles_ordered(self) -> bool:
+        """Does the order of the tableau piles matter now? Only while the stock deals onto the tableau:
+        a deal gives its k-th card to pile k, so two positions that differ only in pile order deal
+        differently (and East Haven's last deal covers only the first piles). Otherwise the rules never
+        tell piles apart, so the state key sorts them and a card goes to the first empty pile only."""
+        return self.stock_to == "tableau" and bool(self.stock)
+
     def _hole_fits(self, r: int, t: int) -> bool:
         """May a card of rank ``r`` be played on a hole whose top card has rank ``t``?"""
         R = self.R
@@ -261,11 +270,12 @@ class Engine:
             for i, p in enumerate(piles):
                 if not p:
                     return [(RESERVE, len(self.reserve) - 1, TABLEAU, i, 1)]
-        first_empty = -1
-        for i, p in enumerate(piles):
-            if not p:
-                first_empty = i
-                break
+        # Empty piles a card may go to: the first only, as the others give the same state up to pile order;
+        # every one while the stock still deals onto the tableau (a deal tells the piles apart by index).
+        ordered = self.piles_ordered()
+        spaces = [i for i, p in enumerate(piles) if not p]
+        if spaces and not ordered:
+            del spaces[1:]
         n_cells = len(self.cells)
         free_cell = self.cells.index(EMPTY) if EMPTY in self.cells else -1
 
@@ -306,9 +316,8 @@ class Engine:
                     for j in tops.get(t, ()):
                         if area != TABLEAU or j != si:
                             moves.append((area, si, TABLEAU, j, 1))
-            if first_empty >= 0 and self._accepts_empty(card):
-                if not (area == TABLEAU and len(piles[si]) == 1):
-                    moves.append((area, si, TABLEAU, first_empty, 1))
+            if spaces and self._accepts_empty(card) and (ordered or area != TABLEAU or len(piles[si]) > 1):
+                moves.extend((area, si, TABLEAU, j, 1) for j in spaces)
             # To a free cell.
             if free_cell >= 0 and area != CELL:
                 moves.append((area, si, CELL, free_cell, 1))
@@ -331,8 +340,8 @@ class Engine:
                         for j in tops.get(t, ()):
                             if j != i:
                                 moves.append((TABLEAU, i, TABLEAU, j, cnt))
-                    if first_empty >= 0 and start > 0 and self._accepts_empty(bottom):
-                        moves.append((TABLEAU, i, TABLEAU, first_empty, cnt))
+                    if spaces and (start > 0 or ordered) and self._accepts_empty(bottom):
+                        moves.extend((TABLEAU, i, TABLEAU, j, cnt) for j in spaces)
 
         # Complete runs King..Ace to the foundations (Spider family).
         if fkind == "runs":
@@ -359,8 +368,8 @@ class Engine:
                         for j, q in enumerate(piles):
                             if q and self.can_build(card, q[-1]):
                                 moves.append((FOUNDATION, fi, TABLEAU, j, 1))
-                    if first_empty >= 0 and self._accepts_empty(card):
-                        moves.append((FOUNDATION, fi, TABLEAU, first_empty, 1))
+                    if spaces and self._accepts_empty(card):
+                        moves.extend((FOUNDATION, fi, TABLEAU, j, 1) for j in spaces)
 
         # The stock.
         if self.stock:
@@ -601,14 +610,19 @@ class Engine:
         redeals = self.redeals_used if self.max_redeals >= 0 else 0
         if self.rows:
             return (tuple(self.grid), redeals)
+        ordered = self.piles_ordered()
         if self.suits_matter:
-            piles = sorted((tuple(p), d) for p, d in zip(self.piles, self.down, strict=True))
+            piles = [(tuple(p), d) for p, d in zip(self.piles, self.down, strict=True)]
+            if not ordered:
+                piles.sort()
             cells = tuple(sorted(self.cells))
             found = tuple(f[-1] if f else -1 for f in self.found) + tuple(map(len, self.found))
             conv = tuple
         else:
             rk = self.rank
-            piles = sorted(tuple(rk[c] for c in p) for p in self.piles)
+            piles = [tuple(rk[c] for c in p) for p in self.piles]
+            if not ordered:
+                piles.sort()
             cells = tuple(sorted(rk[c] if c != EMPTY else 0 for c in self.cells))
             found = tuple(rk[f[-1]] if f else 0 for f in self.found)
 
