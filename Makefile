@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench crosscheck clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
+
+# dfs, planning and Solvitaire on seeds 1..50 of every game with a Solvitaire preset, 10 s a solve; exit 1 on a
+# conflict. Long (hours on 2 cores); builds the peers first when missing.
+crosscheck: $(STAMP)
+	test -x .peers/solvitaire/bin/solvitaire || bash benchmarks/peers.sh solvitaire
+	$(BIN)/python benchmarks/bench_crosscheck.py -n 50 --limit 10
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
