@@ -28,11 +28,10 @@ from pathlib import Path
 
 import _solvitaire
 
-from patience.cards import Card
-from patience.deals import SOLVITAIRE_SUITS, deal
+from patience.deals import deal
 from patience.experiments.stats import estimate, percentiles
 from patience.formats import to_solvitaire
-from patience.instance import Instance, Layout
+from patience.instance import Instance
 from patience.rules import load_game
 from patience.solvers.base import Limits, Status, get_solver, solve
 
@@ -48,24 +47,9 @@ def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def for_solvitaire(inst: Instance) -> Instance:
-    """The same deal with suits relabeled so Solvitaire's fixed-suit rule means ours.
-
-    In the basic variant row r takes the 2 of suit r. Our suit indices are C D H S; Solvitaire's are
-    C H S D (card.cpp), so its row 1 takes hearts where ours takes diamonds. Relabeling our suit s as the
-    card Solvitaire numbers s gives an isomorphic deal (suits mean nothing else in Gaps); checked: on
-    deals 1 and 7 Solvitaire then searches 38,480 and 262,672 unique states, ours 38,480 and 262,672.
-    """
-    to_ours = SOLVITAIRE_SUITS  # Solvitaire's suit index -> our suit with that letter
-    grid = tuple(
-        tuple(None if c is None else Card(c.rank, to_ours[c.suit]) for c in row) for row in inst.layout.grid
-    )
-    return Instance.build(inst.game, Layout(grid=grid), inst.overrides)
-
-
 def peer(inst: Instance, limit: float) -> tuple[str, float]:
     """Solvitaire's verdict on ``inst`` (W, L, or ? on timeout/other) and its wall seconds."""
-    return _solvitaire.classify_deal(GAME, to_solvitaire(for_solvitaire(inst)), limit)
+    return _solvitaire.classify_deal(GAME, to_solvitaire(inst), limit)
 
 
 def run_backend(inst: Instance, backend: str, limit: float) -> tuple[str, float]:

@@ -42,6 +42,9 @@ within a rank by suit C H S D (then the second deck), and cards dealt from the b
 taken out, aces to the foundations, then cells, stock, reserve, Gaps rows (card ``t`` to row ``t mod
 rows``) and the tableau (round robin, or Solvitaire's diagonal deal when our pile sizes are not those of
 a round robin; see :func:`_solvitaire_tableau`). A random foundation base (Canfield) is the front card.
+Suits keep their letters, except where the rules give a suit's *number* a meaning: in the Gaps basic
+variant row r takes suit number r, so Solvitaire's suit number k becomes our suit number k (see
+:func:`solvitaire_suits`) and the deal is the puzzle Solvitaire solves, not only the same cards.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ __all__ = [
     "GENERATORS",
     "SOLVITAIRE_SUITS",
     "DealError",
+    "from_solvitaire_suit",
     "deal",
     "draw_below",
     "gaps_redeal_shuffle",
@@ -66,6 +70,8 @@ __all__ = [
     "portable_order",
     "shuffle_in_place",
     "shuffle_mt",
+    "solvitaire_suits",
+    "to_solvitaire_suit",
 ]
 
 GENERATORS: dict[str, str] = {
@@ -220,11 +226,36 @@ def portable_order(rules: RuleSet, seed: int) -> list[Card]:
 SOLVITAIRE_SUITS = (0, 2, 3, 1)  # Solvitaire's suit numbers C H S D as our suit numbers
 
 
+def solvitaire_suits(rules: RuleSet) -> tuple[int, ...]:
+    """Our suit number for each of Solvitaire's suit numbers 0..3 (its C H S D) in a deal of ``rules``.
+
+    Normally a suit keeps its letter (:data:`SOLVITAIRE_SUITS`). In the Gaps basic variant
+    (``gaps.first_column == "fixed-suit"``) row r takes the 2 of suit *number* r, ours C D H S and
+    Solvitaire's C H S D (its legal_moves.cpp compares the suit number with the row), so there suit
+    number k stays k: Solvitaire's hearts are our diamonds, and the deal is the same puzzle. Suits mean
+    nothing else in Gaps, so the relabelled deal is isomorphic to the one with Solvitaire's letters.
+    """
+    if rules.gaps.rows and rules.gaps.first_column == "fixed-suit":
+        return (0, 1, 2, 3)
+    return SOLVITAIRE_SUITS
+
+
+def to_solvitaire_suit(rules: RuleSet, suit: int) -> int:
+    """The suit (our number) whose letter Solvitaire must be shown for our card of suit ``suit``."""
+    return SOLVITAIRE_SUITS[solvitaire_suits(rules).index(suit)]
+
+
+def from_solvitaire_suit(rules: RuleSet, suit: int) -> int:
+    """Our suit for a Solvitaire card read letter for letter as our suit ``suit`` (inverse of the above)."""
+    return solvitaire_suits(rules)[SOLVITAIRE_SUITS.index(suit)]
+
+
 def _solvitaire_layout(rules: RuleSet, seed: int) -> Layout:
     """Reproduce Solvitaire 0.10.1's ``game_state(rules, seed)`` deal (game_state.cpp) as our layout."""
     d = rules.deck
+    suits = solvitaire_suits(rules)
     deck = [
-        Card(rank, SOLVITAIRE_SUITS[s])
+        Card(rank, suits[s])
         for _ in range(d.decks)
         for rank in range(1, d.ranks + 1)
         for s in range(4)

@@ -11,7 +11,9 @@
   ``foundations`` (every foundation card; Solvitaire files them by suit), ``cells``, ``stock``, ``waste``,
   ``reserve``, ``hole``, and ``sequences`` for Gaps rows (``""`` for a gap); cards like ``10H``, piles
   bottom to top. The reader also takes Solvitaire's ``--deal-only`` output, where an empty pile is
-  ``""``, a cell or foundation is a list, and a Gaps gap is the placeholder ``AS``.
+  ``""``, a cell or foundation is a list, and a Gaps gap is the placeholder ``AS``. In the Gaps basic
+  variant suits are relabelled both ways so that Solvitaire's fixed row suits are ours
+  (:func:`patience.deals.solvitaire_suits`).
 * A plain text layout for humans (:func:`to_text`), used by ``patience show``.
 
 Malformed text raises :class:`InstanceError` naming the line and column (``line 3, col 7: bad card``);
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import Card, CardError, Deck
+from .deals import from_solvitaire_suit, to_solvitaire_suit
 from .instance import Instance, InstanceError, Layout
 from .rules import RuleError, RuleSet, load_game
 
@@ -268,8 +271,9 @@ def to_solvitaire(inst: Instance) -> dict[str, Any]:
     deck, lay, rules = inst.deck, inst.layout, inst.rules
     sv = lambda c: _sv_card(deck, c)  # noqa: E731
     out: dict[str, Any] = {}
-    if lay.grid:
-        out["sequences"] = [["" if c is None else sv(c) for c in row] for row in lay.grid]
+    if lay.grid:  # the basic variant's row suits are suit numbers: relabel (deals.solvitaire_suits)
+        relabel = lambda c: Card(c.rank, to_solvitaire_suit(rules, c.suit))  # noqa: E731
+        out["sequences"] = [["" if c is None else sv(relabel(c)) for c in row] for row in lay.grid]
         return out
     if rules.tableau.piles:
         out["tableau piles"] = [[sv(c) for c in p] for p in lay.tableau]
@@ -338,6 +342,8 @@ def from_solvitaire(data: Any, game: str, overrides: dict[str, Any] | None = Non
                 if not isinstance(t, str):
                     raise InstanceError(f"{where}: expected a card string")
                 c = None if t == "" else p(where, t)
+                if c is not None and c.rank > 1:
+                    c = Card(c.rank, from_solvitaire_suit(rules, c.suit))
                 cells_row.append(None if c is not None and c.rank == 1 else c)  # AS marks a gap
             grid.append(tuple(cells_row))
         return _build(g, Layout(grid=tuple(grid)), overrides, "solvitaire")
