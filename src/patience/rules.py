@@ -262,6 +262,9 @@ class GameFile(_Strict, kw_only=True):
     variant_note: str = ""
     pysol_name: str = ""  # game id in pysol-cards, when PySol deals this game
     solvitaire_name: str = ""  # Solvitaire preset name, when Solvitaire knows this game
+    # Why these rules differ from that preset's (empty: the same game, so verdicts are comparable);
+    # docs/rule-fidelity.md and tests/test_fidelity.py hold the field-by-field mapping.
+    solvitaire_differs: str = ""
 
 
 @dataclass(frozen=True)
