@@ -1,0 +1,270 @@
+"""Build the per-game matrix of full-size deals with known verdicts under ``tests/data/matrix/``.
+
+For every game in ``models/`` whose cards are all known (``thoughtful``), one won and one lost deal whose
+verdict two independent means establish: our ``dfs`` (complete search; its wins validated) and one of
+Solvitaire (``--random SEED``, only after its ``--deal-only`` print matched our deal), black-hole-solver
+(PySol deals of Black Hole and All in a Row), ``cpsat-only`` / ``cpsat`` (hole games: losses are CP-SAT
+infeasibility proofs), ``cpsat-gaps``, or ``planning``'s complete search. A validated win is a proof by
+itself; the second means is asked anyway. A means that contradicts dfs is printed as a conflict and the
+deal is not used.
+
+Deals come from the generator the second means understands (``solvitaire`` for games with a Solvitaire
+preset, ``pysol`` for the PySol hole games, else ``portable``), seeds tried in the order hinted by a
+``bench_crosscheck`` log (``--hints``: deals dfs decided fastest first; games with a conflict there do not
+use Solvitaire) and then 1, 2, ... up to ``--seeds``.
+
+Writes ``tests/data/matrix/<game>-won.json`` / ``-lost.json`` (instance files, as ``patience deal -o``),
+``index.json`` (per game: the model's rules fingerprint, and per deal the verdict and every means asked,
+with its verdict, seconds and a command reproducing it) and ``README.md`` (the same as a table).
+Games already in the index with the same rules fingerprint are kept unless named with ``--games``.
+
+    python benchmarks/build_matrix.py --hints /tmp/crosscheck_full.jsonl
+    python benchmarks/build_matrix.py --games east-haven,gaps --seeds 200 --limit 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import _solvitaire
+import msgspec
+from bench_dfs import BHS, HOLE_GAMES
+from bench_dfs import peer as bhs_peer
+
+from patience.deals import deal
+from patience.formats import to_board_text, to_solvitaire
+from patience.instance import Instance
+from patience.rules import GameFile, RuleError, list_games, load_game
+from patience.solvers.base import Limits, Status, solve, supporting_backends
+
+ROOT = Path(__file__).resolve().parents[1]
+MATRIX = ROOT / "tests" / "data" / "matrix"
+CODE = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
+WORD = {"W": "won", "L": "lost"}
+
+
+def die(msg: str) -> NoReturn:
+    """Bad input: one line naming the problem, exit code 2."""
+    print(f"build_matrix: {msg}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def rules_fingerprint(game: str) -> str:
+    """sha256 (16 hex digits) of the game's rules as loaded: a model change makes recorded verdicts stale."""
+    return hashlib.sha256(msgspec.json.encode(load_game(game).rules)).hexdigest()[:16]
+
+
+def generator(gf: GameFile) -> str:
+    """The deal generator whose deals the game's second means can also solve."""
+    if gf.solvitaire_name:
+        return "solvitaire"
+    if gf.name in HOLE_GAMES and gf.pysol_name:
+        return "pysol"
+    return "portable"
+
+
+def ours(inst: Instance, backend: str, limit: float, memory_mb: int) -> tuple[str, float]:
+    """Our verdict (W, L, ? or E for an error) and wall seconds."""
+    t0 = time.perf_counter()
+    res = solve(inst, backend, Limits(seconds=limit, memory_mb=memory_mb))
+    verdict = CODE.get(res.status, "E" if res.status is Status.ERROR else "?")
+    return verdict, time.perf_counter() - t0
+
+
+def second_means(gf: GameFile, gen: str, trust_solvitaire: bool) -> list[str]:
+    """The means asked after dfs, in order: peers first, then our other complete searches."""
+    names = []
+    if gen == "solvitaire" and trust_solvitaire and _solvitaire.available():
+        names.append("solvitaire")
+    if gf.name in HOLE_GAMES and BHS.exists():
+        names.append("black-hole-solver")
+    backends = supporting_backends(gf.rules)
+    names += [b for b in ("cpsat-only", "cpsat", "cpsat-gaps", "planning") if b in backends]
+    return names
+
+
+def ask(
+    means: str, gf: GameFile, seed: int, gen: str, inst: Instance, limit: float, memory_mb: int
+) -> dict[str, Any]:
+    """One means' verdict on deal ``seed`` of generator ``gen``, with seconds and a command reproducing it."""
+    row: dict[str, Any] = {"by": means}
+    if means == "solvitaire":
+        preset = gf.solvitaire_name
+        diff = _solvitaire.deal_difference(to_solvitaire(inst), _solvitaire.deal_only(preset, seed))
+        if diff:
+            return {**row, "verdict": "?", "seconds": 0.0, "note": f"Solvitaire deals another puzzle: {diff}"}
+        row["verdict"], row["seconds"] = _solvitaire.classify_seed(preset, seed, limit, memory_mb * 1024)
+        row["command"] = _solvitaire.command(preset, seed, limit)
+    elif means == "black-hole-solver":
+        row["verdict"], row["seconds"] = bhs_peer(to_board_text(inst), HOLE_GAMES[gf.name], limit, False)
+        row["command"] = (
+            f"patience deal {gf.name} --seed {seed} -g {gen} --format board | "
+            f"{BHS.relative_to(ROOT)} --game {HOLE_GAMES[gf.name]} --rank-reach-prune -"
+        )
+    else:
+        row["verdict"], row["seconds"] = ours(inst, means, limit, memory_mb)
+        row["command"] = f"patience solve tests/data/matrix/{{file}} --backend {means} --limit {limit:g}s"
+    row["seconds"] = round(row["seconds"], 3)
+    return row
+
+
+def read_hints(path: Path | None) -> tuple[dict[str, list[tuple[float, int, str]]], set[str]]:
+    """From a bench_crosscheck log: per game (dfs seconds, seed, verdict) of decided deals, fastest first,
+    and the games with a SOLVED-vs-UNSOLVABLE conflict there (where Solvitaire's rules may differ)."""
+    if path is None:
+        return {}, set()
+    rows = [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
+    by_deal: dict[tuple[str, int], dict[str, str]] = {}
+    hints: dict[str, list[tuple[float, int, str]]] = {}
+    for r in rows:
+        by_deal.setdefault((r["game"], r["seed"]), {})[r["solver"]] = r["verdict"]
+        if r["solver"] == "dfs" and r["verdict"] in ("W", "L"):
+            hints.setdefault(r["game"], []).append((r["seconds"], r["seed"], r["verdict"]))
+    conflicted = {g for (g, _), v in by_deal.items() if {"W", "L"} <= set(v.values())}
+    return {g: sorted(h) for g, h in hints.items()}, conflicted
+
+
+def build_game(
+    gf: GameFile, args: argparse.Namespace, hints: list[tuple[float, int, str]], trust: bool
+) -> dict[str, Any]:
+    """Find, check and save the game's won and lost deals; its index entry."""
+    gen = generator(gf)
+    means = second_means(gf, gen, trust)
+    hinted = [s for _, s, _ in hints]
+    seeds = list(dict.fromkeys(hinted + list(range(1, args.seeds + 1))))
+    entry: dict[str, Any] = {"rules": rules_fingerprint(gf.name), "generator": gen}
+    need = {"W", "L"}
+    tried = 0
+    for seed in seeds:
+        if not need or tried >= args.seeds:
+            break
+        tried += 1
+        inst = deal(gf.name, seed, gen)
+        v, dt = ours(inst, "dfs", args.limit, args.memory_mb)
+        print(f"  {gf.name}:{seed} dfs {v} {dt:.2f} s", flush=True)
+        if v == "E":
+            print(f"  ! {gf.name}:{seed}: dfs ERROR (patience solve {gf.name}:{seed} -g {gen} --backend dfs)")
+        if v not in need:
+            continue
+        asked = [
+            {
+                "by": "dfs",
+                "verdict": v,
+                "seconds": round(dt, 3),
+                "command": f"patience solve tests/data/matrix/{{file}} --backend dfs --limit {args.limit:g}s",
+            }
+        ]
+        for m in means:
+            row = ask(m, gf, seed, gen, inst, args.limit, args.memory_mb)
+            asked.append(row)
+            print(f"    {m} {row['verdict']} {row['seconds']:.2f} s {row.get('note', '')}", flush=True)
+            if row["verdict"] in ("W", "L") and row["verdict"] != v:
+                print(f"  ! CONFLICT {gf.name}:{seed} -g {gen}: dfs {v}, {m} {row['verdict']}", flush=True)
+                break
+            if row["verdict"] == v:
+                break
+        if asked[-1]["verdict"] != v:
+            continue
+        name = f"{gf.name}-{WORD[v]}.json"
+        inst.save(MATRIX / name)
+        for a in asked:
+            if "command" in a:
+                a["command"] = a["command"].replace("{file}", name)
+        entry[WORD[v]] = {
+            "file": name,
+            "deal": f"patience deal {gf.name} --seed {seed} -g {gen} -o tests/data/matrix/{name}",
+            "verdict": "solved" if v == "W" else "unsolvable",
+            "means": asked,
+            "measured": f"{datetime.date.today()} load {'/'.join(f'{x:.1f}' for x in os.getloadavg())}",
+        }
+        need.discard(v)
+    for v in sorted(need):
+        entry[WORD[v]] = None
+        entry[f"{WORD[v]}_note"] = (
+            f"none established: seeds tried {tried} of -g {gen} at {args.limit:g} s "
+            f"(dfs, then {', '.join(means) or 'no second means'})"
+        )
+    return entry
+
+
+def readme(index: dict[str, Any]) -> str:
+    """The index as a markdown table."""
+    lines = [
+        "# Per-game matrix of full-size deals with known verdicts",
+        "",
+        "Built by `benchmarks/build_matrix.py`; checked by `tests/solvers/test_matrix.py` (every backend",
+        "that supports the game must not contradict the verdict, and dfs must reach it). `index.json`",
+        "holds, per game, the rules fingerprint the verdicts were established under and, per deal, every",
+        "means asked (verdict W/L/?, seconds, command). Games whose cards are hidden (`thoughtful: false`)",
+        "have no deals: the test asserts every backend answers UNSUPPORTED.",
+        "",
+        "| game | won deal | established by | lost deal | established by |",
+        "|---|---|---|---|---|",
+    ]
+
+    def cell(e: dict[str, Any] | None, note: str) -> tuple[str, str]:
+        if not e:
+            return "-", note or "-"
+        agree = [m for m in e["means"] if m["verdict"] == e["means"][0]["verdict"]]
+        return e["deal"].split(" -o")[0].replace("patience deal ", ""), " + ".join(
+            f"{m['by']} {m['seconds']:.2f} s" for m in agree
+        )
+
+    for game, e in sorted(index.items()):
+        w = cell(e.get("won"), e.get("won_note", ""))
+        lo = cell(e.get("lost"), e.get("lost_note", ""))
+        lines.append(f"| {game} | {w[0]} | {w[1]} | {lo[0]} | {lo[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", help="comma-separated games to (re)build (default: missing or stale ones)")
+    ap.add_argument("--hints", type=Path, help="a bench_crosscheck --log file: seeds to try first")
+    ap.add_argument("--seeds", type=int, default=60, help="deals tried per game at most (default 60)")
+    ap.add_argument("--limit", type=float, default=10.0, help="seconds per solve (default 10)")
+    ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
+    args = ap.parse_args()
+    if args.seeds < 1 or args.limit <= 0:
+        die("--seeds must be >= 1 and --limit > 0")
+    if args.hints and not args.hints.exists():
+        die(f"--hints: {args.hints}: no such file")
+    index_path = MATRIX / "index.json"
+    index: dict[str, Any] = json.loads(index_path.read_text()) if index_path.exists() else {}
+    games = {gf.name: gf for gf in list_games()}
+    if args.games:
+        chosen = []
+        for n in (x.strip() for x in args.games.split(",") if x.strip()):
+            try:
+                chosen.append(load_game(n).file)
+            except RuleError as err:
+                die(f"--games: {err}")
+    else:
+        chosen = [
+            gf
+            for gf in games.values()
+            if gf.name not in index or index[gf.name].get("rules") != rules_fingerprint(gf.name)
+        ]
+    hints, conflicted = read_hints(args.hints)
+    MATRIX.mkdir(parents=True, exist_ok=True)
+    for gf in chosen:
+        if not gf.rules.thoughtful:
+            print(f"{gf.name}: thoughtful false, no deals (the test asserts UNSUPPORTED)", flush=True)
+            index.pop(gf.name, None)
+            continue
+        print(f"{gf.name} (load {os.getloadavg()[0]:.1f})", flush=True)
+        index[gf.name] = build_game(gf, args, hints.get(gf.name, []), gf.name not in conflicted)
+        index_path.write_text(json.dumps(dict(sorted(index.items())), indent=1) + "\n")
+        (MATRIX / "README.md").write_text(readme(index))
+
+
+if __name__ == "__main__":
+    main()
