@@ -25,6 +25,7 @@ from typing import Any
 
 from .cards import Deck, colour_of_suit
 from .deals import gaps_redeal_shuffle
+from .holes import HoleRanks, is_hole_game
 from .instance import Instance
 
 __all__ = [
@@ -135,18 +136,9 @@ class Engine:
         self._onto: list[frozenset[int] | None] = [None] * n  # build_targets cache
         self.suits_matter = not (f.kind == "hole" and t.build in ("none", "any-suit"))
         # Fast path: the only moves are tableau tops to holes (Black Hole, All in a Row, Binary Star).
-        self.hole_only = (
-            f.kind == "hole"
-            and t.build == "none"
-            and not self.cells
-            and not self.reserve
-            and not self.stock
-            and not self.waste
-        )
-        # hole_ok[r]: ranks that may be played on a hole whose top card has rank r (index 0 unused).
-        self.hole_ok = [frozenset()] + [
-            frozenset(r for r in range(1, R + 1) if self._hole_fits(r, t)) for t in range(1, R + 1)
-        ]
+        self.hole_only = is_hole_game(rules)
+        # hole_ok[t]: ranks that may be played on a hole whose top card has rank t (index 0 unused).
+        self.hole_ok = HoleRanks.of(rules).table()
 
     def piles_ordered(self) -> bool:
         """Does the order of the tableau piles matter now? Only while the stock deals onto the tableau:
@@ -154,13 +146,6 @@ class Engine:
         differently (and East Haven's last deal covers only the first piles). Otherwise the rules never
         tell piles apart, so the state key sorts them and a card goes to the first empty pile only."""
         return self.stock_to == "tableau" and bool(self.stock)
-
-    def _hole_fits(self, r: int, t: int) -> bool:
-        """May a card of rank ``r`` be played on a hole whose top card has rank ``t``?"""
-        R = self.R
-        if self.king_blocks and t == R:
-            return False
-        return r == t + 1 or r == t - 1 or (self.fwrap and (r - t) % R in (1, R - 1))
 
     # Card relations ----------------------------------------------------------------------------
     def _down_one(self, lower: int, upper: int, wrap: bool) -> bool:

@@ -42,6 +42,8 @@ from typing import Any
 
 from .cards import Card, Deck
 from .deals import DealError, deal, draw_below, mt19937, shuffle_in_place
+from .engine import FOUNDATION, TABLEAU, moves_to_json
+from .holes import HoleRanks, hole_game_problem, walk_steps
 from .instance import Instance, InstanceError, Layout, hole_start_cards
 from .rules import Game, RuleError, RuleSet, load_game
 
@@ -98,24 +100,6 @@ def _check_args(seed: Any, family: str, swaps: Any) -> None:
         raise DealError(f"swaps {swaps!r}: must be an integer >= 0")
 
 
-def _hole_game_problem(rules: RuleSet) -> str | None:
-    """Why cards of these rules cannot all go from the tableau to holes in any order, or None."""
-    f = rules.foundations
-    if rules.gaps.rows:
-        return "it is a Gaps game"
-    if f.kind != "hole":
-        return f"its foundations are not holes (foundations.kind={f.kind})"
-    if rules.tableau.build != "none":
-        return f"its tableau builds (tableau.build={rules.tableau.build})"
-    if rules.stock.size:
-        return f"it has a stock ({rules.stock.size} cards)"
-    if rules.reserve.size:
-        return f"it has a reserve ({rules.reserve.size} cards)"
-    if rules.cells.prefilled:
-        return f"it deals {rules.cells.prefilled} card(s) to the cells"
-    return None
-
-
 def _load(game: str, overrides: dict[str, Any]) -> Game:
     try:
         return load_game(game, overrides)
@@ -124,7 +108,7 @@ def _load(game: str, overrides: dict[str, Any]) -> Game:
 
 
 def _need_hole_game(g: Game, family: str) -> None:
-    why = _hole_game_problem(g.rules)
+    why = hole_game_problem(g.rules, free_cells=None)  # an empty free cell stays unused
     if why:
         raise DealError(
             f"the {family} family needs a Black Hole-like game (every card goes from the tableau to a "
@@ -148,32 +132,17 @@ def _source(family: str, seed: int, swaps: int) -> dict[str, Any]:
 
 # Planted wins -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _RankWalk:
-    """The rank rules of the planted search, whose state is the hole tops and the rank counts left."""
+class _RankWalk(HoleRanks):
+    """The rank rules of the planted search (:class:`~patience.holes.HoleRanks`: ``fits``, ``succ``), whose
+    state is the hole tops and the rank counts left."""
 
-    R: int  # ranks 1..R
-    wrap: bool
-    king_blocks: bool
-    must_fill: bool  # start_dealt: a hole's dealt start is the first card played there, so none ends empty
+    # start_dealt: a hole's dealt start is the first card played there, so none ends empty
+    must_fill: bool = False
 
     @classmethod
     def of(cls, rules: RuleSet) -> _RankWalk:
         f = rules.foundations
         return cls(rules.deck.ranks, f.wrap, f.king_blocks, f.start_dealt)
-
-    def succ(self, rank: int) -> int | None:
-        """The rank one above, wrapping K-A only when the rules do (as the validator counts it)."""
-        if rank < self.R:
-            return rank + 1
-        return 1 if self.wrap else None
-
-    def fits(self, rank: int, top: int) -> bool:
-        """May a card of ``rank`` go on a hole whose top is ``top`` (0: an empty hole)?"""
-        if top == 0:
-            return True
-        if self.king_blocks and top == self.R:
-            return False
-        return self.succ(rank) == top or self.succ(top) == rank
 
     def components(self, counts: list[int]) -> list[list[int]]:
         """Runs of neighbouring ranks that still have cards (around K-A with wrap)."""
@@ -251,41 +220,20 @@ class _RankWalk:
         return False
 
     def _steps_exist(self, d: list[int], visited: set[int], starts: set[int]) -> bool:
-        """Is there ``x >= 0`` with ``x[r-1] + x[r] = d[r]`` (``x[0] = x[R] = 0`` on a path, ``x[0] = x[R]``
-        on a cycle) whose positive steps join every ``visited`` rank to one of ``starts``?"""
+        """Is there ``x >= 0`` with ``x[r-1] + x[r] = d[r]`` (:func:`patience.holes.walk_steps`) whose
+        positive steps join every ``visited`` rank to one of ``starts``?"""
         R = self.R
+        sol = walk_steps(d, R, self.wrap)
+        if sol is None:
+            return False
+        a, sign, lo, hi = sol
         if not self.wrap:
-            xs, x = [], 0
-            for r in range(1, R):
-                x = d[r] - x
-                if x < 0:
-                    return False
-                xs.append(x)
-            return d[R] == x and self._joined(xs, visited, starts)
-        # Cycle: x[r] = a[r] + sign[r] * X, X being x[R] = x[0], the steps between R and 1.
-        a_s, sign_s, a, sign, lo, hi = [], [], 0, 1, 0, None
-        for r in range(1, R):
-            a, sign = d[r] - a, -sign
-            a_s.append(a)
-            sign_s.append(sign)
-            if sign > 0:
-                lo = max(lo, -a)
-            else:
-                hi = a if hi is None else min(hi, a)
-        a, sign = d[R] - a, -sign  # x[R], which must equal X
-        if sign < 0:  # a - X = X
-            if a % 2 or not (lo <= a // 2 and (hi is None or a // 2 <= hi)):
-                return False
-            choices = [a // 2]
-        else:
-            if a != 0 or (hi is not None and lo > hi):
-                return False
-            if hi is None or hi - lo >= 2:
-                return True  # an X strictly inside the range leaves every step positive: all joined
-            choices = [lo, hi]
+            return self._joined(a[: R - 1], visited, starts)
+        if hi is None or hi - lo >= 2:
+            return True  # an X strictly inside the range leaves every step positive: all joined
         return any(
-            self._joined([aa + ss * x for aa, ss in zip(a_s, sign_s, strict=True)] + [x], visited, starts)
-            for x in choices
+            self._joined([aa + ss * x for aa, ss in zip(a, sign, strict=True)], visited, starts)
+            for x in range(lo, hi + 1)
         )
 
     def _joined(self, xs: list[int], visited: set[int], starts: set[int]) -> bool:
@@ -453,11 +401,10 @@ def planted_deal(
         cells=(None,) * rules.cells.count,
     )
     inst = _build(g, layout, overrides, _source("planted", seed, 0))
-    moves = [
-        {"card": deck.text(card), "from": f"tableau:{p}", "to": f"foundation:{h}", "count": 1}
-        for (h, card), p in zip(sequence, pile_of, strict=True)
-    ]
-    return inst, moves
+    moves = moves_to_json(
+        inst, [(TABLEAU, p, FOUNDATION, h, 1) for (h, _), p in zip(sequence, pile_of, strict=True)]
+    )
+    return inst, list(moves)
 
 
 # Sorted deals -----------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """CP-SAT models for the Black Hole family: Black Hole, All in a Row, Binary Star, Worm Hole, generalized.
 
-The family is recognised by rule-set features, never by name (:func:`family_supports`): foundations of
-kind ``hole``, tableau ``build == "none"``, at most one (initially empty) free cell, no stock or reserve,
-holes that are never emptied again. Any deck (S suits x R ranks x D decks), any piles, any number of
-holes, each starting empty or on a card, wrap on or off (``foundations.wrap``), ``king_blocks`` (Golf's
-"nothing on a King") are all handled by one model.
+The family is recognised by rule-set features, never by name (:func:`family_supports`: a hole game by
+:func:`patience.holes.is_hole_game` with at most one, initially empty, free cell): foundations of kind
+``hole``, a tableau that takes no card, no stock or reserve, holes that are never emptied again. Any
+deck (S suits x R ranks x D decks), any piles, any number of holes, each starting empty or on a card,
+wrap on or off (``foundations.wrap``), ``king_blocks`` (Golf's "nothing on a King") are all handled by
+one model.
 
 A win is a sequence of every tableau card into the holes; each hole receives a chain of cards where every
 card fits on the previous one (rank one up or down, K-A when wrapping), and a card leaves its pile only
@@ -145,12 +146,15 @@ move must be legal there) and then checked by :func:`patience.validate.replay` b
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..engine import CELL, FOUNDATION, TABLEAU, Engine
+from ..engine import CELL, FOUNDATION, TABLEAU, Engine, Move, moves_to_json
+from ..holes import HoleRanks, is_hole_game
 from ..instance import Instance
 from ..rules import RuleSet
 from ..validate import replay
@@ -169,19 +173,9 @@ __all__ = [
 
 
 def family_supports(rules: RuleSet) -> bool:
-    """True for the Black Hole family: hole foundations, no building, at most one empty cell, no stock."""
-    f, t = rules.foundations, rules.tableau
-    return (
-        f.kind == "hole"
-        and t.build == "none"
-        and not f.removable
-        and not f.start_dealt
-        and rules.cells.count <= 1
-        and rules.cells.prefilled == 0
-        and rules.reserve.size == 0
-        and rules.stock.size == 0
-        and rules.gaps.rows == 0
-    )
+    """True for the Black Hole family (:func:`patience.holes.is_hole_game`) with at most one free cell
+    (Worm Hole's, empty at the start) and holes that do not take a dealt start card (Golf's)."""
+    return is_hole_game(rules, free_cells=1) and not rules.foundations.start_dealt
 
 
 # Data ---------------------------------------------------------------------------------------------
@@ -212,14 +206,10 @@ class HoleDeal:
         """Holes."""
         return len(self.hole_rank)
 
-    def fits(self, r: int, t: int) -> bool:
-        """May a card of rank ``r`` go on a hole whose top card has rank ``t`` (t = 0: empty hole)?"""
-        if t == 0:
-            return True
-        if self.king_blocks and t == self.R:
-            return False
-        R = self.R
-        return r == t + 1 or r == t - 1 or (self.wrap and (r - t) % R in (1, R - 1))
+    @cached_property
+    def fits(self) -> Callable[[int, int], bool]:
+        """``fits(r, t)``: may rank ``r`` go on a hole topped by rank ``t`` (0: empty)? (HoleRanks.fits)"""
+        return HoleRanks(self.R, self.wrap, self.king_blocks).fits
 
     @classmethod
     def from_instance(cls, inst: Instance) -> HoleDeal:
@@ -706,7 +696,7 @@ def to_moves(inst: Instance, deal: HoleDeal, events: list[Any]) -> list[dict[str
     """Replay events in an Engine (each must be legal there) and return the JSON moves."""
     eng = Engine(inst)
     in_cell: dict[int, int] = {}
-    moves: list[dict[str, Any]] = []
+    played: list[Move] = []
     for _, kind, c, h in events:
         if kind == 0:
             move = (TABLEAU, deal.pile[c], CELL, 0, 1)
@@ -717,9 +707,9 @@ def to_moves(inst: Instance, deal: HoleDeal, events: list[Any]) -> list[dict[str
             move = (TABLEAU, deal.pile[c], FOUNDATION, h, 1)
         if eng.moved_card(move) != deal.code[c] or not eng.is_legal(move):
             raise RuntimeError(f"decoded move {move} for card {deal.texts[c]} is not legal in the engine")
-        moves.append(eng.move_to_json(move))
+        played.append(move)
         eng.apply(move)
-    return moves
+    return list(moves_to_json(inst, played))
 
 
 def _order_events(order: list[int]) -> list[Any]:

@@ -18,7 +18,8 @@ from typing import Any
 
 import constraint
 
-from ..engine import FOUNDATION, TABLEAU, Engine
+from ..engine import FOUNDATION, TABLEAU, Engine, moves_to_json
+from ..holes import HoleRanks, is_hole_game
 from ..instance import Instance
 from ..rules import RuleSet
 from ..validate import replay
@@ -29,15 +30,6 @@ __all__ = ["MAX_CARDS", "CspBlackHole"]
 MAX_CARDS = 20  # python-constraint takes up to ~10 s on a lost 16-card deal
 
 
-def _fits(r: int, t: int, R: int, wrap: bool, king_blocks: bool) -> bool:
-    """May rank ``r`` go on a hole topped by rank ``t`` (0: empty hole)?"""
-    if t == 0:
-        return True
-    if king_blocks and t == R:
-        return False
-    return abs(r - t) == 1 or (wrap and (r - t) % R in (1, R - 1))
-
-
 class CspBlackHole:
     """python-constraint backend: one hole, no cell, at most MAX_CARDS cards."""
 
@@ -45,17 +37,11 @@ class CspBlackHole:
 
     def supports(self, rules: RuleSet) -> bool:
         """Black Hole family rules with one hole, no cell, and a tiny deck."""
-        f, t, d = rules.foundations, rules.tableau, rules.deck
+        d = rules.deck
         return (
-            f.kind == "hole"
-            and f.count == 1
-            and not f.start_dealt
-            and not f.removable
-            and t.build == "none"
-            and rules.cells.count == 0
-            and rules.reserve.size == 0
-            and rules.stock.size == 0
-            and rules.gaps.rows == 0
+            is_hole_game(rules)
+            and rules.foundations.count == 1
+            and not rules.foundations.start_dealt
             and d.suits * d.ranks * d.decks <= MAX_CARDS
         )
 
@@ -63,7 +49,7 @@ class CspBlackHole:
         """Find a winning order or prove none exists (complete backtracking search)."""
         t0 = time.perf_counter()
         rules = instance.rules
-        R, wrap, kb = rules.deck.ranks, rules.foundations.wrap, rules.foundations.king_blocks
+        fits = HoleRanks.of(rules).fits
         cards: list[tuple[int, int, Any]] = []  # (pile, depth, Card)
         for p, pile in enumerate(instance.layout.tableau):
             for j, card in enumerate(pile):
@@ -75,14 +61,14 @@ class CspBlackHole:
         problem = constraint.Problem()
         # pos[c]: the step at which card c goes to the hole; only a card that fits the start goes first.
         for c, (_, _, card) in enumerate(cards):
-            first_ok = _fits(card.rank, start, R, wrap, kb)
+            first_ok = fits(card.rank, start)
             problem.addVariable(c, list(range(0 if first_ok else 1, n)))
         # Every step plays one card.
         problem.addConstraint(constraint.AllDifferentConstraint())
         # A card that does not fit on another never follows it directly.
         for c in range(n):
             for d in range(n):
-                if c != d and not _fits(cards[d][2].rank, cards[c][2].rank, R, wrap, kb):
+                if c != d and not fits(cards[d][2].rank, cards[c][2].rank):
                     problem.addConstraint(constraint.FunctionConstraint(lambda a, b: b != a + 1), (c, d))
         # A card goes after the card lying on it.
         for c in range(n - 1):
@@ -97,15 +83,16 @@ class CspBlackHole:
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         order = sorted(range(n), key=lambda c: sol[c])
         engine = Engine(instance)
-        moves = []
+        played = []
         for c in order:
             move = (TABLEAU, cards[c][0], FOUNDATION, 0, 1)
             if not engine.is_legal(move):
-                return Result(Status.ERROR, None, stats, self.name, f"step {len(moves)} is not legal")
-            moves.append(engine.move_to_json(move))
+                return Result(Status.ERROR, None, stats, self.name, f"step {len(played)} is not legal")
+            played.append(move)
             engine.apply(move)
+        moves = moves_to_json(instance, played)
         report = replay(instance, moves)
         stats["seconds"] = time.perf_counter() - t0
         if not (report.ok and report.won):
             return Result(Status.ERROR, None, stats, self.name, report.message())
-        return Result(Status.SOLVED, tuple(moves), stats, self.name)
+        return Result(Status.SOLVED, moves, stats, self.name)

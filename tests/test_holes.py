@@ -1,0 +1,158 @@
+"""The hole-game predicates of patience.holes and the backends and families that use them.
+
+The rank rule is checked against the validator (which keeps its own copy on purpose), the hole-game
+predicate against every model and each user (engine, dfs, cpsat, csp, families), and the rank-walk edge
+equation against an exhaustive enumeration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from patience.cards import Card
+from patience.deals import DealError, deal
+from patience.engine import Engine
+from patience.families import family_deal
+from patience.holes import HoleRanks, hole_game_problem, is_hole_game, walk_steps
+from patience.rules import list_games, load_game
+from patience.solvers.base import Limits, Status, solve
+from patience.solvers.cpsat_blackhole import family_supports
+from patience.solvers.csp import CspBlackHole
+from patience.solvers.dfs import DfsSolver
+from patience.validate import Illegal, _Board
+
+
+@pytest.mark.parametrize("R", [1, 2, 3, 4, 5, 13])
+@pytest.mark.parametrize(("wrap", "king_blocks"), list(itertools.product((False, True), repeat=2)))
+def test_fits_agrees_with_the_validator(R: int, wrap: bool, king_blocks: bool) -> None:
+    """Every (card rank, hole top) pair: HoleRanks.fits says yes exactly when the validator accepts."""
+    over = {"suits": 4, "ranks": R, "piles": 4, "wrap": wrap, "foundations.king_blocks": king_blocks}
+    board = _Board(deal("all-in-a-row", 1, "portable", over))
+    ranks = HoleRanks(R, wrap, king_blocks)
+    assert ranks == HoleRanks.of(board.rules)
+    for t in range(R + 1):
+        board.found[0] = [Card(t, 0)] if t else []
+        for r in range(1, R + 1):
+            try:
+                board.check_foundation(0, [Card(r, 1)], "tableau:0")
+                legal = True
+            except Illegal:
+                legal = False
+            assert ranks.fits(r, t) is legal, (r, t)
+    table = ranks.table()
+    assert all(table[t] == {r for r in range(1, R + 1) if ranks.fits(r, t)} for t in range(1, R + 1))
+
+
+def test_succ() -> None:
+    assert HoleRanks(13, wrap=True).succ(13) == 1 and HoleRanks(13).succ(13) is None
+    assert HoleRanks(5).succ(4) == 5
+
+
+def test_hole_game_predicate_on_the_models() -> None:
+    """Hole games are exactly the hole-foundation models with no stock; Worm Hole needs a free cell."""
+    expect = {"black-hole": 0, "all-in-a-row": 0, "binary-star": 0, "worm-hole": 1}  # free cells needed
+    for game in (g.name for g in list_games()):
+        rules = load_game(game).rules
+        need = expect.get(game)
+        assert is_hole_game(rules, free_cells=None) is (need is not None), game
+        if need is not None:
+            assert is_hole_game(rules, free_cells=need) and is_hole_game(rules, free_cells=need + 1)
+            assert not need or not is_hole_game(rules)
+    golf = load_game("golf").rules
+    assert hole_game_problem(golf) == "it has a stock (16 cards)"
+    assert is_hole_game(load_game("golf", {"stock": 0, "piles": 3}).rules)
+
+
+@pytest.mark.parametrize(
+    ("game", "over", "why"),
+    [
+        ("black-hole", {"tableau.empty": "any"}, "tableau.empty=any"),
+        ("black-hole", {"build": "any-suit"}, "tableau.build=any-suit"),
+        ("freecell", {}, "foundations.kind=suits"),
+        ("gaps-basic-variant", {}, "Gaps"),
+        ("worm-hole", {}, "1 free cell(s)"),
+        ("golf", {}, "stock"),
+    ],
+)
+def test_hole_game_problem_names_the_rule(game: str, over: dict, why: str) -> None:
+    rules = load_game(game, over).rules
+    assert why in (hole_game_problem(rules) or "")
+
+
+def test_every_user_follows_the_predicate() -> None:
+    """engine.hole_only, dfs.prefers, cpsat, csp and families all decide by is_hole_game."""
+    cases = [(g.name, {}) for g in list_games()] + [
+        ("black-hole", {"tableau.empty": "any"}),
+        ("black-hole", {"cells": 1}),
+        ("black-hole", {"cells": 2}),
+        ("golf", {"stock": 0, "piles": 3, "thoughtful": True}),
+        ("worm-hole", {"suits": 1, "ranks": 5, "piles": 2}),
+    ]
+    dfs, csp = DfsSolver(), CspBlackHole()
+    for game, over in cases:
+        try:
+            inst = deal(game, 1, "portable", over)
+        except DealError:
+            continue
+        rules = inst.rules
+        hole = is_hole_game(rules)
+        assert Engine(inst).hole_only is hole, game
+        assert dfs.prefers(rules) is hole, game
+        one_cell = is_hole_game(rules, free_cells=1) and not rules.foundations.start_dealt
+        assert family_supports(rules) is one_cell, game
+        d = rules.deck
+        small = d.suits * d.ranks * d.decks <= 20 and rules.foundations.count == 1
+        assert csp.supports(rules) is (hole and small and not rules.foundations.start_dealt), game
+        if is_hole_game(rules, free_cells=None):
+            family_deal(game, 1, "sorted", over)
+        else:
+            with pytest.raises(DealError, match="Black Hole-like"):
+                family_deal(game, 1, "sorted", over)
+
+
+def test_empty_piles_that_take_cards_are_no_hole_game() -> None:
+    """tableau.empty=any lets a top card move to an empty pile: this deal is lost without that move and
+    won with it, so the hole search (and CP-SAT's model), which know no such move, must not take it."""
+    over = {"suits": 2, "ranks": 5, "piles": 3}
+    plain = deal("black-hole", 2, "portable", over)
+    spaces = deal("black-hole", 2, "portable", {**over, "tableau.empty": "any"})
+    assert Engine(plain).hole_only and not Engine(spaces).hole_only
+    assert not family_supports(spaces.rules) and not CspBlackHole().supports(spaces.rules)
+    assert solve(plain, "dfs", Limits(seconds=30)).status is Status.UNSOLVABLE
+    won = solve(spaces, "dfs", Limits(seconds=30))  # validated by solve()
+    assert won.status is Status.SOLVED and won.solution is not None
+    assert any(m["to"].startswith("tableau") for m in won.solution)
+
+
+def _solutions(d: list[int], R: int, wrap: bool, top: int) -> list[list[int]]:
+    """Every x in 0..top per edge with x[r-1] + x[r] = d[r] (edge R: the K-A edge, 0 on a path)."""
+    out = []
+    for xs in itertools.product(range(top + 1), repeat=R):
+        if not wrap and xs[R - 1]:
+            continue
+        if all(xs[r - 2 if r > 1 else R - 1] + xs[r - 1] == d[r] for r in range(1, R + 1)):
+            out.append(list(xs))
+    return out
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_walk_steps_is_exact(wrap: bool) -> None:
+    """walk_steps finds a solution exactly when one exists, and each X it allows is one."""
+    rng = random.Random(7)
+    for _ in range(400):
+        R = rng.randint(1, 5)
+        d = [0] + [rng.randint(0, 4) for _ in range(R)]
+        got = walk_steps(d, R, wrap)
+        brute = _solutions(d, R, wrap, max(d))
+        assert (got is not None) is bool(brute), (d, wrap)
+        if got is None:
+            continue
+        a, sign, lo, hi = got
+        xs_ok = range(lo, (hi if hi is not None else lo + 3) + 1)
+        found = [[aa + ss * x for aa, ss in zip(a, sign, strict=True)] for x in xs_ok]
+        assert found and all(x in brute for x in found), (d, got)
+        if hi is not None:
+            assert len(found) == len(brute)
