@@ -15,7 +15,9 @@ from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance
 from patience.solvers import dfs_hole_jit
-from patience.solvers.dfs_hole import HoleOutcome, hole_search
+from patience.solvers.base import Limits, Status, solve
+from patience.solvers.dfs import DfsSolver
+from patience.solvers.dfs_hole import HOLE_PRUNES, HoleOutcome, hole_search
 
 JIT = [
     False,
@@ -115,3 +117,162 @@ def test_prelude_takes_best_moves_from_the_better_part(game: str, seed: int) -> 
             assert (out.best, out.best_moves) == (alone.best, alone.best_moves)
         if out.best == first.best:
             assert out.best_moves == first.best_moves
+
+
+# Ablation: every prune of the hole search switched off alone (and all at once) keeps the verdict, which
+# an exhaustive search with no pruning at all establishes. Small generalized decks, 40 deals a setting;
+# each game's settings hold won and lost deals. Worm Hole (a free cell) and Golf with its stock are not
+# hole-search games: there dfs runs its general search, checked against the same brute force.
+ALL_PRUNES = frozenset(HOLE_PRUNES)
+SEEDS = range(1, 41)
+HOLE_CASES = {
+    "black-hole": [
+        {"suits": 2, "ranks": 5, "piles": 3},
+        {"suits": 4, "ranks": 4, "piles": 3},
+        {"suits": 2, "ranks": 6, "piles": 11, "wrap": False, "foundations.king_blocks": True},
+    ],
+    "all-in-a-row": [
+        {"suits": 3, "ranks": 5, "piles": 3},
+        {"suits": 3, "ranks": 4, "piles": 6, "wrap": False},
+        {"suits": 2, "ranks": 5, "piles": 5, "holes": 2, "wrap": False},  # two empty holes
+    ],
+    "binary-star": [
+        {"suits": 2, "ranks": 7, "piles": 4, "decks": 1, "wrap": False},
+        {"suits": 2, "ranks": 7, "piles": 3, "decks": 1},
+        {"suits": 1, "ranks": 7, "piles": 4, "wrap": False},
+    ],
+    "golf": [  # king_blocks: reach and degree do not apply; suits 1 (wins) has no same-rank cards
+        {"suits": 1, "ranks": 5, "piles": 4, "wrap": True, "stock": 0, "thoughtful": True},
+        {"suits": 3, "ranks": 5, "piles": 7, "stock": 0, "thoughtful": True},
+    ],
+}
+GENERAL_CASES = {
+    "worm-hole": [{"suits": 4, "ranks": 4, "piles": 5, "wrap": False}, {"suits": 1, "ranks": 7, "piles": 3}],
+    "golf": [{"suits": 2, "ranks": 6, "piles": 4, "stock": 3, "thoughtful": True}],
+}
+
+
+def brute_force_won(inst: Instance) -> bool:
+    """Exhaustive search with no pruning (a memo of exact lost states only), with its own copy of the rank
+    rule: tableau tops and a free cell's card to fitting holes, tops to an empty cell, the stock's top
+    to the (first) hole (Golf); won when every card is on a hole."""
+    rules = inst.rules
+    R, wrap, kb = rules.deck.ranks, rules.foundations.wrap, rules.foundations.king_blocks
+
+    def fits(r: int, t: int) -> bool:
+        if t == 0:
+            return True
+        if kb and t == R:
+            return False
+        return abs(r - t) == 1 or (wrap and R > 1 and {r, t} == {1, R})
+
+    piles = [[c.rank for c in p] for p in inst.layout.tableau]
+    stock = [c.rank for c in inst.layout.stock]
+    lost: set[tuple] = set()
+
+    def won(h: tuple[int, ...], tops: tuple[int, ...], cells: tuple[int, ...], dealt: int) -> bool:
+        if not any(h) and not any(cells) and dealt == len(stock):
+            return True
+        key = (h, tops, cells, dealt)
+        if key in lost:
+            return False
+        nxt = []
+        for j, t in enumerate(tops):
+            for i, p in enumerate(piles):
+                if h[i] and fits(p[h[i] - 1], t):
+                    nh = h[:i] + (h[i] - 1,) + h[i + 1 :]
+                    nxt.append((nh, tops[:j] + (p[h[i] - 1],) + tops[j + 1 :], cells, dealt))
+            for k, c in enumerate(cells):
+                if c and fits(c, t):
+                    nxt.append((h, tops[:j] + (c,) + tops[j + 1 :], cells[:k] + (0,) + cells[k + 1 :], dealt))
+        for k, c in enumerate(cells):
+            if not c:
+                for i, p in enumerate(piles):
+                    if h[i]:
+                        nh = h[:i] + (h[i] - 1,) + h[i + 1 :]
+                        nxt.append((nh, tops, cells[:k] + (p[h[i] - 1],) + cells[k + 1 :], dealt))
+        if dealt < len(stock):
+            nxt.append((h, (stock[-1 - dealt],) + tops[1:], cells, dealt + 1))
+        if any(won(*s) for s in nxt):
+            return True
+        lost.add(key)
+        return False
+
+    tops = tuple(f[-1].rank if f else 0 for f in inst.layout.foundations)
+    cells = tuple(0 if c is None else c.rank for c in inst.layout.cells)
+    return won(tuple(len(p) for p in piles), tops, cells, 0)
+
+
+def _ablate(inst: Instance, prunes: frozenset[str], jit: bool = False) -> HoleOutcome:
+    return hole_search(Engine(inst), time.perf_counter() + 60, None, 10**7, jit=jit, prelude=0, prunes=prunes)
+
+
+@pytest.mark.parametrize("game", sorted(HOLE_CASES))
+def test_each_hole_prune_keeps_the_verdict(game: str) -> None:
+    """All prunes on, each one off, and none at all: the same verdict as the brute force, every deal."""
+    verdicts = set()
+    for over in HOLE_CASES[game]:
+        for seed in SEEDS:
+            inst = deal(game, seed, "portable", over)
+            assert Engine(inst).hole_only
+            truth = brute_force_won(inst)
+            verdicts.add(truth)
+            for use in [ALL_PRUNES, frozenset(), *(ALL_PRUNES - {p} for p in HOLE_PRUNES)]:
+                out = _ablate(inst, use)
+                assert out.won is truth and (out.won or out.complete), (over, seed, sorted(ALL_PRUNES - use))
+                if truth:
+                    _replays(inst, out)
+    assert verdicts == {True, False}
+
+
+def test_every_hole_prune_cuts_somewhere() -> None:
+    """Switching a prune off changes the search on some deal (so each switch reaches the loop). reach is
+    compared with degree off, which otherwise cuts the same one-hole states."""
+    cases = {
+        "last_card": ("black-hole", {"suits": 4, "ranks": 4, "piles": 3}),
+        "one_card": (
+            "black-hole",
+            {"suits": 2, "ranks": 6, "piles": 11, "wrap": False, "foundations.king_blocks": True},
+        ),
+        "equal_holes": ("binary-star", {"suits": 2, "ranks": 7, "piles": 3, "decks": 1}),
+        "reach": ("all-in-a-row", {"suits": 3, "ranks": 5, "piles": 3}),
+        "degree": ("all-in-a-row", {"suits": 3, "ranks": 5, "piles": 3}),
+    }
+    for p, (game, over) in cases.items():
+        base = ALL_PRUNES - {"degree"} if p == "reach" else ALL_PRUNES
+        changed = 0
+        for seed in range(1, 21):
+            inst = deal(game, seed, "portable", over)
+            a, b = _ablate(inst, base), _ablate(inst, base - {p})
+            changed += (a.nodes, a.reach_cuts) != (b.nodes, b.reach_cuts)
+            assert b.nodes >= a.nodes or a.won  # a prune never makes a complete search longer
+        assert changed, p
+
+
+@pytest.mark.parametrize("game", sorted(GENERAL_CASES))
+def test_general_search_agrees_with_brute_force(game: str) -> None:
+    """Worm Hole and Golf with a stock (dfs's general search; no hole prune applies) against brute force."""
+    verdicts = set()
+    for over in GENERAL_CASES[game]:
+        for seed in SEEDS:
+            inst = deal(game, seed, "portable", over)
+            assert not Engine(inst).hole_only
+            truth = brute_force_won(inst)
+            verdicts.add(truth)
+            r = solve(inst, "dfs", Limits(seconds=30))
+            assert r.status is (Status.SOLVED if truth else Status.UNSOLVABLE), (over, seed)
+    assert verdicts == {True, False}
+
+
+def test_dfs_solver_takes_hole_prunes() -> None:
+    """DfsSolver(hole_prunes=...) reaches the hole search; a misspelt prune is refused at once."""
+    inst = deal("all-in-a-row", 13, "pysol")  # lost
+    DfsSolver().solve(inst, Limits(seconds=60))  # load the kernel first: no Python prelude in the counts
+    nodes = {}
+    for use in (None, ALL_PRUNES - {"degree"}, ()):
+        r = DfsSolver(hole_prunes=use).solve(inst, Limits(seconds=60))
+        assert r.status is Status.UNSOLVABLE
+        nodes[use] = r.stats["nodes"]
+    assert nodes[None] < nodes[ALL_PRUNES - {"degree"}] < nodes[()]
+    with pytest.raises(ValueError, match="unknown hole prune 'last-card'"):
+        DfsSolver(hole_prunes=["last-card"])

@@ -73,6 +73,25 @@ def test_jit_and_python_agree_on_small_decks(game: str, over: dict) -> None:
         _same(_run(e, True), _run(e, False))
 
 
+ALL_PRUNES = frozenset(dfs_hole.HOLE_PRUNES)
+ABLATIONS = [frozenset(), ALL_PRUNES - {"reach", "degree"}, *(ALL_PRUNES - {p} for p in sorted(ALL_PRUNES))]
+
+
+@needs_numba
+@pytest.mark.parametrize("prunes", ABLATIONS, ids=lambda u: "off:" + "+".join(sorted(ALL_PRUNES - u)))
+def test_jit_and_python_honour_the_same_prune_switches(prunes: frozenset[str]) -> None:
+    """With any prune off (or all), the kernel and the Python loop still take the same steps."""
+    cases = [(g, over, 8) for g, over in SMALL] + [("all-in-a-row", {}, 0), ("black-hole", {}, 0)]
+    for game, over, seeds in cases:
+        for seed in range(1, seeds + 1) if seeds else (13, 16):
+            inst = deal(game, seed, "portable", over) if seeds else deal(game, seed, "pysol")
+            a = hole_search(
+                Engine(inst), time.perf_counter() + 60, 300_000, 10**7, jit=True, prelude=0, prunes=prunes
+            )
+            b = hole_search(Engine(inst), time.perf_counter() + 60, 300_000, 10**7, jit=False, prunes=prunes)
+            _same(a, b)
+
+
 @needs_numba
 @pytest.mark.parametrize(
     ("game", "seed"), [("black-hole", 24), ("all-in-a-row", 7), ("all-in-a-row", 10), ("binary-star", 4)]

@@ -42,6 +42,7 @@ from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
+from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
 from .dominance import DOMINANCES, Dominances
@@ -192,11 +193,14 @@ class DfsSolver:
         streamline_share: float = 0.1,
         reach: bool = True,
         dominances: Iterable[str] | None = None,
+        hole_prunes: Iterable[str] | None = None,
     ) -> None:
         """``dominances``: the proven dominances to use (None: every one that applies; see
-        :mod:`.dominance`); ``streamline_share`` 0 turns the streamlined first phase off."""
+        :mod:`.dominance`); ``hole_prunes``: the same for the hole search (:data:`.dfs_hole.HOLE_PRUNES`);
+        ``streamline_share`` 0 turns the streamlined first phase off."""
         self.streamline_share = streamline_share
         self.reach = reach
+        self.hole_prunes = _hole_prunes(hole_prunes)
         self.dominances = None if dominances is None else frozenset(dominances)
         if self.dominances is not None and not self.dominances <= set(DOMINANCES):
             bad = sorted(self.dominances - set(DOMINANCES))[0]
@@ -224,7 +228,9 @@ class DfsSolver:
         stats: dict[str, float] = {}
         if engine.hole_only:
             capacity = max(int(memory_mb * _MB / HOLE_ENTRY_BYTES), 32)
-            ho = hole_search(engine, deadline, limits.nodes, capacity, reach=self.reach)
+            ho = hole_search(
+                engine, deadline, limits.nodes, capacity, reach=self.reach, prunes=self.hole_prunes
+            )
             table = ho.table
             assert table is not None
             stats.update(

@@ -1,20 +1,44 @@
 """Specialised DFS for hole games (Black Hole, All in a Row, Binary Star): plain integer arrays, no Engine.
 
-Selected by rule features, never by name: :attr:`patience.engine.Engine.hole_only` (hole foundations,
-no tableau building, no cells, reserve, stock or waste). The only move is a tableau top card to a hole
-whose top card is one rank away, so a state is the height of every pile plus the top rank of every hole
-(suits never matter), packed into one Python int that each move updates in O(1). Every move removes a
-card, so the state graph is acyclic: no state can reach itself and the path needs no protection.
+Selected by rule features, never by name: :attr:`patience.engine.Engine.hole_only`
+(:func:`patience.holes.is_hole_game`: hole foundations, a tableau that takes no card, no cells, reserve
+or stock). The only move is a tableau top card to a hole whose top card is one rank away, so a state is
+the height of every pile plus the top rank of every hole (suits never matter), packed into one Python int
+that each move updates in O(1). Every move removes a card, so the state graph is acyclic: no state can
+reach itself and the path needs no protection.
 
-Pruning (Wolter 2014, section 4; all three are proven below and cut in complete search):
+Prunes (Wolter 2014, section 4, and Shlomi Fish's reachability test). Each has a name in
+:data:`HOLE_PRUNES`; ``hole_search(prunes=...)`` and ``DfsSolver(hole_prunes=...)`` switch any of them
+off (ablation tests: the verdict must not change). Conditions and proofs, here and nowhere else:
 
-* :func:`_last_card_rule` and the one-card-pile rule (see :func:`hole_search`).
-* :func:`rank_reach_ok`: the rank-reachability test (Shlomi Fish, Wolter 2014).
+* ``last_card`` (Wolter rule 1): never play the last card ``x`` of a pile while a card ``y`` of the
+  same rank tops a pile of two or more cards. Any rules of :func:`~patience.holes.is_hole_game` with no
+  free cell (the search's domain), any holes, wrap and ``king_blocks``. Proof: take any play sequence
+  that plays ``x`` now and ``y`` at a later step (``y`` stays on top of its pile until played, since
+  nothing is ever put on the tableau). Swap the two cards. The rank sequence on each hole is unchanged
+  (so every step still fits, whatever the rank rule), ``y`` now leaves its pile earlier (only
+  uncovering cards sooner), and ``x`` has nothing below it and nothing can be put on it, so playing it
+  later is legal. If the sequence never plays ``y``, play ``y`` instead of ``x`` and continue
+  identically. So the state after ``y`` dominates.
+* ``one_card`` (Wolter rule 2): of several one-card piles whose cards have the same rank, only the
+  first is tried. Same domain. Proof: the states after either play are equal up to suits and pile
+  order, which no rule of these games looks at.
+* ``equal_holes``: of several holes with equal top ranks (or several empty holes), only the first is
+  tried. Proof: the states after playing a card on either are equal up to the order of the holes,
+  which no rule looks at (the engine's move list and the validator treat holes alike).
+* ``reach``: :func:`rank_reach_ok` (rank reachability) cuts a state when some rank with cards left can
+  no longer be reached from any hole top; tested when a rank runs out (or a hole leaves a rank that has
+  run out), the only times connectivity can change. Any number of holes, once none is empty; off with
+  ``king_blocks`` (the test assumes symmetric rank steps). Proof in :func:`rank_reach_ok`.
+* ``degree``: :func:`degree_ok` (the walk-degree test) cuts a state when the remaining cards cannot
+  form one walk over ranks from the hole top; one hole only, at least 3 ranks, not with
+  ``king_blocks``; tested at the same moments as ``reach``. Proof in :func:`degree_ok`.
 
-The last-card and one-card-pile rules are *state dominances*: a pruned move leads to a state from
-which every play can be copied from a kept sibling, so they keep both the verdict and the most cards
-that can be removed. Rank reachability only keeps the verdict: it cuts states that cannot be won but
-may still allow more cards to be removed, so ``max_cards_removed`` is exact only when it never fired.
+``last_card``, ``one_card`` and ``equal_holes`` are *state dominances*: a pruned move leads to a state
+from which every play can be copied from a kept sibling, so they keep both the verdict and the most
+cards that can be removed. ``reach`` and ``degree`` only keep the verdict: they cut states that cannot be
+won but may still allow more cards to be removed, so ``max_cards_removed`` is exact only when neither
+fired (``reach_cuts`` counts both).
 """
 
 from __future__ import annotations
@@ -23,12 +47,34 @@ import importlib.util
 import os
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import FOUNDATION, TABLEAU, Engine, Move
+from ..holes import walk_steps
 from .dfs_table import DeadTable
 
-__all__ = ["HoleOutcome", "hole_search", "rank_reach_ok", "USE_JIT"]
+__all__ = ["HOLE_PRUNES", "HoleOutcome", "hole_prunes", "hole_search", "rank_reach_ok", "USE_JIT"]
+
+HOLE_PRUNES: dict[str, str] = {
+    "last_card": "Wolter rule 1: no last card of a pile while a same-rank card tops a taller pile",
+    "one_card": "Wolter rule 2: of same-rank one-card piles only the first",
+    "equal_holes": "of holes with equal tops (or empty) only the first",
+    "reach": "rank reachability from the hole tops (not with king_blocks)",
+    "degree": "one hole: the remaining ranks must admit one walk (3+ ranks, not with king_blocks)",
+}
+"""The prunes of the hole search by name (conditions and proofs in the module docstring)."""
+
+
+def hole_prunes(names: Iterable[str] | None) -> frozenset[str]:
+    """The prune names asked for (None: all of :data:`HOLE_PRUNES`); an unknown name is a ValueError."""
+    if names is None:
+        return frozenset(HOLE_PRUNES)
+    got = frozenset(names)
+    bad = sorted(got - set(HOLE_PRUNES))
+    if bad:
+        raise ValueError(f"unknown hole prune {bad[0]!r} (known: {', '.join(HOLE_PRUNES)})")
+    return got
 
 
 # Run the one-hole loop compiled (:mod:`.dfs_hole_jit`, imported at the first hole search: numba takes
@@ -133,30 +179,8 @@ def degree_ok(count: list[int], t: int, R: int, wrap: bool, ends: set[int] | Non
 
 
 def _walk_edges_ok(deg: list[int], R: int, wrap: bool) -> bool:
-    """Is ``e[k - 1] + e[k] = deg[k]`` solvable in non-negative integers (see :func:`degree_ok`)?"""
-    if not wrap:
-        e = 0  # edge below rank 1 does not exist
-        for k in range(1, R):
-            e = deg[k] - e
-            if e < 0:
-                return False
-        return deg[R] == e
-    # e[R] = X (the wrap edge); e[k] = a[k] + sign[k] * X with sign (-1)^k.
-    a = 0
-    lo, hi = 0, None  # bounds on X
-    for k in range(1, R):
-        a = deg[k] - a
-        if k % 2:  # e[k] = a - X >= 0
-            hi = a if hi is None or a < hi else hi
-        elif -a > lo:  # e[k] = a + X >= 0
-            lo = -a
-    a = deg[R] - a  # e[R] = a + (-1)^R X must equal X
-    if R % 2:  # a - X = X
-        if a % 2:
-            return False
-        x = a // 2
-        return lo <= x and (hi is None or x <= hi)
-    return a == 0 and (hi is None or lo <= hi)
+    """Is ``e[k - 1] + e[k] = deg[k]`` solvable in non-negative integers? (see ``holes.walk_steps``)"""
+    return walk_steps(deg, R, wrap) is not None
 
 
 def hole_search(
@@ -168,26 +192,13 @@ def hole_search(
     table: DeadTable | None = None,
     jit: bool | None = None,
     prelude: int | None = None,
+    prunes: Iterable[str] | None = None,
 ) -> HoleOutcome:
     """Depth-first search of a hole game from the engine's current state.
 
-    Moves are tried from taller piles first (Wolter's heuristic). Two dominances shrink each node's
-    move list; both are sound for winning and for the most cards removed:
-
-    * **Last-card rule** (Wolter rule 1): never play the last card ``x`` of a pile while a card ``y``
-      of the same rank tops a pile of two or more cards. Proof: take any play sequence that plays
-      ``x`` now and ``y`` at a later step (``y`` stays on top of its pile until played, since nothing
-      is ever put on the tableau). Swap the two cards. The rank sequence on each hole is unchanged,
-      ``y`` now leaves its pile earlier (only uncovering cards sooner), and ``x`` has nothing below
-      it and nothing can be put on it, so playing it later is legal. If the sequence never plays
-      ``y``, play ``y`` instead of ``x`` and continue identically. So the state after ``y`` dominates.
-    * **One-card piles** (Wolter rule 2): of several one-card piles whose cards have the same rank,
-      only the first is tried: the states after either play are equal up to suits and pile order,
-      which no rule of these games looks at.
-    * Holes with equal top ranks are interchangeable: only the first of them is tried.
-
-    With ``reach`` on, :func:`rank_reach_ok` cuts lost states when a rank runs out (or a hole leaves
-    a rank that has run out), the only times connectivity can change.
+    Moves are tried from taller piles first (Wolter's heuristic). ``prunes`` names the prunes of
+    :data:`HOLE_PRUNES` to use (None: all; each applies only under the conditions of the module
+    docstring); ``reach=False`` drops ``reach`` and ``degree``.
 
     ``jit`` (default :data:`USE_JIT`) runs the search in the numba kernels of :mod:`.dfs_hole_jit`
     when the packed state fits 63 bits: same moves, same order, same verdict and solution. Before the
@@ -199,6 +210,9 @@ def hole_search(
     ``best_moves`` leads from the start to the first state (in search order) with ``best`` cards on the
     holes; it equals ``moves`` when the search wins.
     """
+    use = hole_prunes(prunes)
+    if not reach:
+        use -= {"reach", "degree"}
     if jit is None:
         jit = USE_JIT
     if jit:
@@ -206,14 +220,16 @@ def hole_search(
             prelude = 0 if _kernel_ready() else PRELUDE_NODES
         if prelude > 0:
             if max_nodes is not None and max_nodes <= prelude:
-                return hole_search(engine, deadline, max_nodes, capacity, reach, table, jit=False)
-            first = hole_search(engine, deadline, prelude, capacity, reach, table, jit=False)
+                return hole_search(engine, deadline, max_nodes, capacity, table=table, jit=False, prunes=use)
+            first = hole_search(engine, deadline, prelude, capacity, table=table, jit=False, prunes=use)
             if first.won or first.complete or first.stop != "nodes":
                 return first
             assert first.table is not None
             first.table.data = {}  # the kernel keeps its own table
             rest = None if max_nodes is None else max_nodes - first.nodes
-            out = hole_search(engine, deadline, rest, capacity, reach, first.table, jit=True, prelude=0)
+            out = hole_search(
+                engine, deadline, rest, capacity, table=first.table, jit=True, prelude=0, prunes=use
+            )
             out.nodes += first.nodes
             out.reach_cuts += first.reach_cuts
             if first.best >= out.best:  # both searches start from the engine's state
@@ -229,8 +245,10 @@ def hole_search(
     total = engine.n_cards
     on_holes = engine.foundation_cards()
     adj = [()] + [tuple(sorted(engine.hole_ok[t])) for t in range(1, R + 1)]
-    reach = reach and not engine.king_blocks
-    single = F == 1 and R >= 3
+    # Each prune under the conditions of the module docstring.
+    reach = "reach" in use and not engine.king_blocks
+    degree = "degree" in use and F == 1 and R >= 3 and not engine.king_blocks
+    last_card, one_card, equal_holes = "last_card" in use, "one_card" in use, "equal_holes" in use
     wrap = engine.fwrap
     count = [0] * (R + 1)
     for p in piles:
@@ -279,12 +297,15 @@ def hole_search(
             deadline,
             node_cap,
             reach,
-            single and reach,
+            degree,
             wrap,
             R,
             total,
             on_holes,
             table.capacity * HOLE_ENTRY_BYTES,
+            last_card=last_card,
+            one_card=one_card,
+            equal_holes=equal_holes,
         )
         out.won, out.complete, out.stop = r["won"], r["complete"], r["stop"]
         out.nodes, out.best, out.reach_cuts = r["nodes"], r["best"], r["cuts"]
@@ -312,11 +333,13 @@ def hole_search(
             deadline,
             node_cap,
             reach,
-            single,
+            degree,
             wrap,
             R,
             total,
             on_holes,
+            last_card,
+            one_card,
         )
 
     def gen() -> list[int]:
@@ -324,7 +347,7 @@ def hole_search(
         out_moves: list[int] = []
         for j in range(F):
             t = tops[j]
-            if t in tops[:j]:
+            if equal_holes and t in tops[:j]:
                 continue  # an equal (or equally empty) hole was offered already
             cand: list[tuple[int, int]] = []
             for r in nexts[t]:
@@ -332,14 +355,22 @@ def hole_search(
                 if not m:
                     continue
                 mt = m & tall
-                if mt:
-                    while mt:
-                        b = mt & -mt
-                        i = b.bit_length() - 1
-                        cand.append((h[i], i))
-                        mt ^= b
-                else:
-                    cand.append((1, (m & -m).bit_length() - 1))
+                while mt:
+                    b = mt & -mt
+                    i = b.bit_length() - 1
+                    cand.append((h[i], i))
+                    mt ^= b
+                if last_card and m & tall:
+                    continue  # Wolter rule 1: no last card of a pile while a taller pile offers the rank
+                ms = m & ~tall  # one-card piles
+                if one_card:
+                    if ms:
+                        cand.append((1, (ms & -ms).bit_length() - 1))
+                    continue
+                while ms:
+                    b = ms & -ms
+                    cand.append((1, b.bit_length() - 1))
+                    ms ^= b
             if len(cand) > 1:
                 cand.sort()
             out_moves.extend(i * F + j for _hh, i in cand)
@@ -478,6 +509,8 @@ def _single_hole(
     R: int,
     total: int,
     removed: int,
+    last_card: bool = True,
+    one_card: bool = True,
 ) -> HoleOutcome:
     """The loop of :func:`hole_search` specialised to one hole (same rules, fewer indirections).
 
@@ -494,7 +527,6 @@ def _single_hole(
     low = (1 << sb) - 1
     hbit = [1 << hshift[i] for i in range(P)]
     bits = [1 << i for i in range(P)]
-    degree = degree and reach
 
     # same_dir[p][t]: the rank that keeps going in the direction p -> t (Wolter: avoid direction changes).
     same_dir = [[0] * (R + 1) for _ in range(R + 1)]
@@ -515,14 +547,20 @@ def _single_hole(
             if m:
                 flag = (1 << hs) if r == keep else 0
                 mt = m & tall
-                if mt:
-                    while mt:
-                        b = mt & -mt
-                        i = b.bit_length() - 1
-                        cand.append(flag | (h[i] << sb) | i)
-                        mt ^= b
-                else:
-                    cand.append(flag | (1 << sb) | ((m & -m).bit_length() - 1))
+                while mt:
+                    b = mt & -mt
+                    i = b.bit_length() - 1
+                    cand.append(flag | (h[i] << sb) | i)
+                    mt ^= b
+                if last_card and m & tall:
+                    continue  # Wolter rule 1
+                ms = m & ~tall  # one-card piles
+                while ms:
+                    b = ms & -ms
+                    cand.append(flag | (1 << sb) | (b.bit_length() - 1))
+                    if one_card:
+                        break  # Wolter rule 2: the first one-card pile stands for all
+                    ms ^= b
         if len(cand) > 1:
             cand.sort()
             return [v & low for v in cand]
@@ -586,8 +624,8 @@ def _single_hole(
         if key in data:
             hits += 1
             dead = True
-        elif reach and (not count[r] or (old and not count[old])):
-            dead = not rank_reach_ok(count, [r], adj) or (
+        elif (reach or degree) and (not count[r] or (old and not count[old])):
+            dead = (reach and not rank_reach_ok(count, [r], adj)) or (
                 degree and not degree_ok(count, r, R, wrap, {piles[k][0] for k in range(P) if h[k]})
             )
             cuts += dead

@@ -5,9 +5,10 @@ state fits 63 bits (pile heights and hole tops: 43 bits for All in a Row, 38 for
 Binary Star); otherwise, or with ``PATIENCE_NO_JIT=1`` in the environment, it runs its Python loops.
 ``_kernel`` is a line-by-line port of the one-hole loop :func:`patience.solvers.dfs_hole._single_hole`,
 ``_kernel_multi`` of the several-holes loop in ``hole_search``: the same moves in the same order
-(Wolter's direction rule for one hole, taller piles first, the last-card and one-card-pile rules), the
-same rank-reachability and walk-degree cuts (proofs in :mod:`.dfs_hole`), the same node count, the same
-best state (and moves to it) and the same first solution. Only the transposition table differs:
+(Wolter's direction rule for one hole, taller piles first), the same prunes switched by the same names
+(:data:`~patience.solvers.dfs_hole.HOLE_PRUNES`: last-card, one-card-pile, equal holes, rank reachability,
+walk degree; proofs in :mod:`.dfs_hole`), the same node count, the same best state (and moves to it) and
+the same first solution. Only the transposition table differs:
 
 * an open-addressing hash set of 64-bit keys (linear probing, at most half full) that doubles from 64k
   slots up to the memory budget; when full at that size it is cleared. Every key in it is a dead state
@@ -175,7 +176,7 @@ def _save_best(best_path, path, depth, mv):  # pragma: no cover - compiled
 def _kernel(
     st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tsh, bottom,
     nexts, nextn, adj, adjn, same_dir, reach, degree, wrap, R, total, P,
-    mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path,
+    mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path, last_card, one_card,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Run the search until a win, the end of the search space, or ``st[_NODES] >= stop_at``."""
     t = st[_T]
@@ -249,8 +250,9 @@ def _kernel(
         if s >= 0:
             hits += 1
             dead = True
-        elif reach and (count[r] == 0 or (old != 0 and count[old] == 0)):
-            dead = not _reach_ok(count, r, adj, adjn, R, seen, todo)
+        elif (reach or degree) and (count[r] == 0 or (old != 0 and count[old] == 0)):
+            if reach:
+                dead = not _reach_ok(count, r, adj, adjn, R, seen, todo)
             if not dead and degree:
                 for x in range(R + 1):
                     ends[x] = False
@@ -297,17 +299,19 @@ def _kernel(
                     continue
                 flag = (1 << hs) if rr == keep else 0
                 mt = m & tall
-                if mt:
-                    for j in range(P):
-                        if (mt >> j) & 1:
-                            cand[n] = flag | (h[j] << sb) | j
-                            n += 1
-                else:
-                    j = 0
-                    while not (m >> j) & 1:
-                        j += 1
-                    cand[n] = flag | (1 << sb) | j
-                    n += 1
+                for j in range(P):
+                    if (mt >> j) & 1:
+                        cand[n] = flag | (h[j] << sb) | j
+                        n += 1
+                if last_card and mt:
+                    continue  # Wolter rule 1
+                ms = m & ~tall  # one-card piles
+                for j in range(P):
+                    if (ms >> j) & 1:
+                        cand[n] = flag | (1 << sb) | j
+                        n += 1
+                        if one_card:
+                            break  # Wolter rule 2
             for a in range(1, n):  # insertion sort, ascending
                 v = cand[a]
                 b = a - 1
@@ -368,6 +372,7 @@ def _reach_tops(count, tops, F, adj, adjn, R, seen, todo):  # pragma: no cover -
 def _kernel_multi(
     st, tab, max_slots, stop_at, piles, h, count, mask, bits, hbit, tops, tshift, F,
     nexts, nextn, adj, adjn, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
+    last_card, one_card, equal_holes,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The several-holes loop of :func:`patience.solvers.dfs_hole.hole_search`; moves are ``i * F + j``."""
     key = st[_KEY]
@@ -483,9 +488,10 @@ def _kernel_multi(
             for jj in range(F):
                 t = tops[jj]
                 dup = False
-                for k in range(jj):
-                    if tops[k] == t:
-                        dup = True
+                if equal_holes:
+                    for k in range(jj):
+                        if tops[k] == t:
+                            dup = True
                 if dup:
                     continue  # an equal (or equally empty) hole was offered already
                 n = 0
@@ -494,17 +500,19 @@ def _kernel_multi(
                     if m == 0:
                         continue
                     mt = m & tall
-                    if mt:
-                        for q in range(P):
-                            if (mt >> q) & 1:
-                                cand[n] = (h[q] << sb) | q
-                                n += 1
-                    else:
-                        q = 0
-                        while not (m >> q) & 1:
-                            q += 1
-                        cand[n] = (1 << sb) | q
-                        n += 1
+                    for q in range(P):
+                        if (mt >> q) & 1:
+                            cand[n] = (h[q] << sb) | q
+                            n += 1
+                    if last_card and mt:
+                        continue  # Wolter rule 1
+                    ms = m & ~tall  # one-card piles
+                    for q in range(P):
+                        if (ms >> q) & 1:
+                            cand[n] = (1 << sb) | q
+                            n += 1
+                            if one_card:
+                                break  # Wolter rule 2
                 for a in range(1, n):
                     v = cand[a]
                     b = a - 1
@@ -533,24 +541,25 @@ def _kernel_multi(
     return code, tab
 
 
-def _root_moves(tops, mask, tall, h, nexts, P):
+def _root_moves(tops, mask, tall, h, nexts, P, last_card=True, one_card=True, equal_holes=True):
     """The root's move list as dfs_hole orders it (no direction at the root); ``i * F + j``, best last."""
     sb = max(P.bit_length(), 1)
     low = (1 << sb) - 1
     F = len(tops)
     out = []
     for j, t in enumerate(tops):
-        if t in tops[:j]:
+        if equal_holes and t in tops[:j]:
             continue
         cand = []
         for r in nexts[t]:
             m = int(mask[r])
             if m:
                 mt = m & tall
-                if mt:
-                    cand += [(h[q] << sb) | q for q in range(P) if (mt >> q) & 1]
-                else:
-                    cand.append((1 << sb) | ((m & -m).bit_length() - 1))
+                cand += [(h[q] << sb) | q for q in range(P) if (mt >> q) & 1]
+                if last_card and mt:
+                    continue
+                short = [(1 << sb) | q for q in range(P) if ((m & ~tall) >> q) & 1]
+                cand += short[:1] if one_card else short
         out += [(v & low) * F + j for v in sorted(cand)]
     return out
 
@@ -581,10 +590,14 @@ def hole_jit(
     removed: int,
     memory_bytes: float,
     chunk: int = 1 << 17,
+    last_card: bool = True,
+    one_card: bool = True,
+    equal_holes: bool = True,
 ) -> dict:
     """Search with the kernel (one hole, or several); returns won, complete, stop, path (pile and hole
     of each move), nodes, best, best_path (as path, to the first state with best cards on the holes),
-    hits, cuts, peak_bytes. ``degree`` applies to one hole only."""
+    hits, cuts, peak_bytes. ``degree`` applies to one hole only; ``reach``, ``degree``, ``last_card``,
+    ``one_card`` and ``equal_holes`` switch the prunes of :data:`patience.solvers.dfs_hole.HOLE_PRUNES`."""
     P = len(piles)
     F = len(tops)
     H = max((len(p) for p in piles), default=1) or 1
@@ -634,7 +647,7 @@ def hole_jit(
     while max_slots * 2 * SLOT_BYTES <= memory_bytes:
         max_slots *= 2
     tab = np.zeros(min(_MIN_SLOTS, max_slots), dtype=np.int64)
-    root = _root_moves(list(tops), ma, tall, h, nexts, P)
+    root = _root_moves(list(tops), ma, tall, h, nexts, P, last_card, one_card, equal_holes)
     mvs[: len(root)] = root
     st = np.zeros(_NST, dtype=np.int64)
     st[_T], st[_KEY], st[_TALL], st[_REMOVED], st[_BEST] = tops[0], key, tall, removed, removed
@@ -649,12 +662,13 @@ def hole_jit(
             code, tab = _kernel(
                 st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tshift[0], bottom,
                 na, nn, aa, an, same, reach, degree, wrap, R, total, P,
-                mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path,
+                mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path, last_card, one_card,
             )  # fmt: skip
         else:
             code, tab = _kernel_multi(
                 st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, ta, tsa, F,
                 na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
+                last_card, one_card, equal_holes,
             )  # fmt: skip
         if code != CHUNK:
             break
