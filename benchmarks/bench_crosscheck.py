@@ -10,7 +10,9 @@ so a verdict is only compared with ours when both solved the same puzzle.
 Every solve is one task in a process pool (``--workers``, default 2, one solve per process at a time so
 each gets a core and the limit is honest). Memory is capped per solve: ``Limits(memory_mb=...)`` for ours,
 ``--cache-capacity`` for Solvitaire. Games whose rules are ``thoughtful: false`` (hidden information) are
-skipped with a note.
+skipped with a note. On a game whose model says why its rules differ from the preset
+(``solvitaire_differs``), Solvitaire still runs but its verdicts are not compared: its disagreements are
+listed apart, as expected ones, while dfs and planning must still agree with each other.
 
 Printed: a table per game (won / lost / unknown / other for each solver, side by side, with median and max
 seconds), then every SOLVED-vs-UNSOLVABLE conflict with the shell command reproducing each side, every
@@ -119,17 +121,33 @@ def read_log(path: Path | None) -> list[dict[str, Any]]:
     return rows
 
 
-def conflicts(rows: list[dict[str, Any]]) -> list[tuple[str, int, list[dict], list[dict]]]:
-    """Every deal some solver won and another proved lost: (game, seed, winners, losers)."""
+def rules_differ(game: str) -> str:
+    """Why the model's rules differ from its Solvitaire preset ("" when they are the same game)."""
+    return getattr(load_game(game).file, "solvitaire_differs", "")
+
+
+def conflicts(
+    rows: list[dict[str, Any]], expected: bool = False
+) -> list[tuple[str, int, list[dict], list[dict]]]:
+    """Every deal some solver won and another proved lost: (game, seed, winners, losers).
+
+    Solvitaire's verdicts count only where it solved our deal under our rules; with ``expected`` the
+    disagreements with Solvitaire on games whose rules differ on purpose (``solvitaire_differs``) instead.
+    """
     by_deal: dict[tuple[str, int], list[dict]] = {}
     for r in rows:
         if not r.get("deal_differs"):
             by_deal.setdefault((r["game"], r["seed"]), []).append(r)
     out = []
     for (game, seed), rs in sorted(by_deal.items()):
+        differ = bool(rules_differ(game))
+        if expected and not differ:
+            continue
+        if differ and not expected:
+            rs = [r for r in rs if r["solver"] != "solvitaire"]
         won = [r for r in rs if r["verdict"] == "W"]
         lost = [r for r in rs if r["verdict"] == "L"]
-        if won and lost:
+        if won and lost and (not expected or {r["solver"] for r in won + lost} & {"solvitaire"}):
             out.append((game, seed, won, lost))
     return out
 
@@ -165,7 +183,7 @@ def report(
         lines.append(f"- skipped {note}")
     lines += [
         "",
-        "## Summary: won/lost/unknown per solver (other = unsupported or error)",
+        "## Summary: won/lost/unknown per solver (+other: unsupported or error)",
         "",
         "| game | deals | " + " | ".join(SOLVERS) + " | conflicts |",
         "|---|---|" + "---|" * len(SOLVERS) + "---|",
@@ -179,6 +197,8 @@ def report(
             other = len(v) - sum(v.count(x) for x in "WL?")
             cells.append(f"{v.count('W')}/{v.count('L')}/{v.count('?')}" + (f" +{other}" if other else ""))
         n = len({r["seed"] for r in rs})
+        if rules_differ(g):
+            cells[-1] += " (rules differ)"
         lines.append(f"| {g} | {n} | " + " | ".join(cells) + f" | {sum(c[0] == g for c in found)} |")
     lines += [""]
     for g in games:
@@ -189,6 +209,11 @@ def report(
         for r in won + lost:
             what = "SOLVED" if r["verdict"] == "W" else "UNSOLVABLE"
             lines.append(f"  - {r['solver']} {what} in {r['seconds']:.2f} s: `{command(r)}`")
+    known = conflicts(rows, expected=True)
+    lines += ["", f"## Disagreements with Solvitaire where our rules differ on purpose: {len(known)}", ""]
+    for g in sorted({c[0] for c in known}):
+        seeds = [str(c[1]) for c in known if c[0] == g]
+        lines.append(f"- {g} (seeds {', '.join(seeds)}): {rules_differ(g)[:200]}")
     errors = [r for r in rows if r["verdict"] == "E"]
     differs = [r for r in rows if r.get("deal_differs")]
     lines += ["", f"## Backend errors: {len(errors)}", ""]
@@ -254,7 +279,7 @@ def main() -> None:
     load0, t0 = load(), time.perf_counter()
     print(
         f"{len(games)} games x {args.n} seeds x {len(SOLVERS)} solvers at {args.limit:g} s: {len(rows)} "
-        f"from the log, {len(todo)} to run, {args.workers} workers (load {load0})",
+        f"from the log, {0 if args.summarize else len(todo)} to run, {args.workers} workers (load {load0})",
         flush=True,
     )
     if todo and not args.summarize:
