@@ -101,11 +101,10 @@ def test_every_user_follows_the_predicate() -> None:
         hole = is_hole_game(rules)
         assert Engine(inst).hole_only is hole, game
         assert dfs.prefers(rules) is hole, game
-        one_cell = is_hole_game(rules, free_cells=1) and not rules.foundations.start_dealt
-        assert family_supports(rules) is one_cell, game
+        assert family_supports(rules) is is_hole_game(rules, free_cells=1), game
         d = rules.deck
         small = d.suits * d.ranks * d.decks <= 20 and rules.foundations.count == 1
-        assert csp.supports(rules) is (hole and small and not rules.foundations.start_dealt), game
+        assert csp.supports(rules) is (hole and small), game
         if is_hole_game(rules, free_cells=None):
             family_deal(game, 1, "sorted", over)
         else:
@@ -156,3 +155,20 @@ def test_walk_steps_is_exact(wrap: bool) -> None:
         assert found and all(x in brute for x in found), (d, got)
         if hi is not None:
             assert len(found) == len(brute)
+
+
+@pytest.mark.parametrize(
+    "over", [{"suits": 1, "ranks": 5, "piles": 4, "wrap": True}, {"suits": 2, "ranks": 5, "piles": 3}]
+)
+def test_dealt_hole_start_in_every_backend(over: dict) -> None:
+    """Golf without its stock (a dealt start card on the hole, nothing on a King): cpsat-only, csp and dfs
+    give the same verdicts (dfs's hole search is checked against brute force in test_dfs_hole)."""
+    over = {**over, "stock": 0, "thoughtful": True}
+    verdicts = set()
+    for seed in range(1, 21):
+        inst = deal("golf", seed, "portable", over)
+        assert inst.rules.foundations.start_dealt and inst.layout.foundations[0]
+        got = {b: solve(inst, b, Limits(seconds=30)).status for b in ("dfs", "cpsat-only", "csp")}
+        assert len(set(got.values())) == 1 and got["dfs"] in (Status.SOLVED, Status.UNSOLVABLE), (seed, got)
+        verdicts.add(got["dfs"])
+    assert Status.UNSOLVABLE in verdicts

@@ -174,8 +174,8 @@ __all__ = [
 
 def family_supports(rules: RuleSet) -> bool:
     """True for the Black Hole family (:func:`patience.holes.is_hole_game`) with at most one free cell
-    (Worm Hole's, empty at the start) and holes that do not take a dealt start card (Golf's)."""
-    return is_hole_game(rules, free_cells=1) and not rules.foundations.start_dealt
+    (Worm Hole's, empty at the start). A hole's start card, given or dealt (Golf's), is read off the deal."""
+    return is_hole_game(rules, free_cells=1)
 
 
 # Data ---------------------------------------------------------------------------------------------

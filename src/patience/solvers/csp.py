@@ -36,13 +36,10 @@ class CspBlackHole:
     name = "csp"
 
     def supports(self, rules: RuleSet) -> bool:
-        """Black Hole family rules with one hole, no cell, and a tiny deck."""
+        """Hole games (:func:`patience.holes.is_hole_game`, no free cell) with one hole and a tiny deck."""
         d = rules.deck
         return (
-            is_hole_game(rules)
-            and rules.foundations.count == 1
-            and not rules.foundations.start_dealt
-            and d.suits * d.ranks * d.decks <= MAX_CARDS
+            is_hole_game(rules) and rules.foundations.count == 1 and d.suits * d.ranks * d.decks <= MAX_CARDS
         )
 
     def solve(self, instance: Instance, limits: Limits) -> Result:
