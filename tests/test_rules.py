@@ -181,6 +181,26 @@ def test_specific_encodings():
     assert gaps["gaps-basic-variant"].first_column == "fixed-suit"
 
 
+def test_figures_follow_the_rules_that_produced_them():
+    """Blake & Gent's figures came from Solvitaire's code (docs/rule-fidelity.md); the usual rules where
+    they differ are separate models, each saying why it differs from its preset."""
+    for name in ("spider", "simple-simon", "mrs-mop", "spiderette", "will-o-the-wisp"):
+        fig, usual = load_game(name), load_game(f"{name}-runs")
+        assert fig.rules.foundations.kind == "suits" and fig.file.reference.win_rate is not None
+        assert usual.rules.foundations.kind == "runs" and usual.file.reference.win_rate is None
+        assert usual.file.solvitaire_differs and not fig.file.solvitaire_differs
+    assert load_game("will-o-the-wisp").rules.tableau.face_up == "all"
+    assert load_game("east-haven").rules.tableau.group_moves == "build"
+    assert load_game("east-haven-single-card").rules.tableau.group_moves == "none"
+    assert load_game("seahaven-towers").rules.tableau.group_moves == "build"
+    assert load_game("seahaven-towers-single-card").rules.tableau.group_moves == "none"
+    golf, sv_golf = load_game("golf").rules, load_game("golf-solvitaire").rules
+    assert golf.foundations.king_blocks and not sv_golf.foundations.king_blocks and sv_golf.thoughtful
+    for gf in list_games():
+        if gf.solvitaire_differs:
+            assert gf.solvitaire_name, gf.name
+
+
 def test_pysol_names_are_known():
     deal_game = pytest.importorskip("pysol_cards.deal_game")
     known = deal_game.Game.GAMES_MAP
