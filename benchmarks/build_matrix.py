@@ -10,8 +10,9 @@ deal is not used.
 
 Deals come from the generator the second means understands (``solvitaire`` for games with a Solvitaire
 preset, ``pysol`` for the PySol hole games, else ``portable``), seeds tried in the order hinted by a
-``bench_crosscheck`` log (``--hints``: deals dfs decided fastest first; games with a conflict there do not
-use Solvitaire) and then 1, 2, ... up to ``--seeds``.
+``bench_crosscheck`` log (``--hints``: deals dfs decided fastest first) and then 1, 2, ... up to
+``--seeds``. Solvitaire is not asked on games whose model says its rules differ from the preset
+(``solvitaire_differs``) or that have a conflict in the hints log.
 
 Writes ``tests/data/matrix/<game>-won.json`` / ``-lost.json`` (instance files, as ``patience deal -o``),
 ``index.json`` (per game: the model's rules fingerprint, and per deal the verdict and every means asked,
@@ -261,7 +262,8 @@ def main() -> None:
             index.pop(gf.name, None)
             continue
         print(f"{gf.name} (load {os.getloadavg()[0]:.1f})", flush=True)
-        index[gf.name] = build_game(gf, args, hints.get(gf.name, []), gf.name not in conflicted)
+        trust = gf.name not in conflicted and not getattr(gf, "solvitaire_differs", "")
+        index[gf.name] = build_game(gf, args, hints.get(gf.name, []), trust)
         index_path.write_text(json.dumps(dict(sorted(index.items())), indent=1) + "\n")
         (MATRIX / "README.md").write_text(readme(index))
 
