@@ -27,7 +27,7 @@ __all__ = [
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
 _STANDARD_RE = re.compile(r"^(10|[A2-9TJQK])([CDHS])$", re.IGNORECASE)
-_GENERAL_RE = re.compile(r"^(\d+):(\d+)$")
+_GENERAL_RE = re.compile(r"^(\d{1,6}):(\d{1,6})$")  # bounded: int() of 4,300+ digits raises
 
 
 class CardError(ValueError):

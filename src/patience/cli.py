@@ -23,16 +23,25 @@ from .cards import CardError
 from .deals import GENERATORS, DealError, deal
 from .engine import Engine, MoveError
 from .families import FAMILIES, family_deal, parse_family
-from .instance import Instance, InstanceError, atomic_write, load_instance
+from .instance import Instance, InstanceError, atomic_write, load_instance, parse_json
 from .rules import RuleError, list_games
 from .solvers.base import Limits, Status, available_backends, solve, unsupported_reason
 from .validate import SolutionError, load_solution, replay, solution_json
+
+MAX_DEALS = 1_000_000  # deals one estimate/compare/generate command runs; larger studies go in --seed slices
+MAX_MB = 1 << 20  # --max-mb: a terabyte
 
 BAD_INPUT = (InstanceError, RuleError, DealError, SolutionError, CardError, MoveError)
 
 
 class UsageError(ValueError):
     """A command-line value that cannot be used."""
+
+
+def say_error(message: str) -> None:
+    """``error: message`` as exactly one line on stderr: control characters from the input are escaped."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+    click.echo(f"error: {text}", err=True)
 
 
 def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -43,7 +52,7 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except (*BAD_INPUT, UsageError) as err:
-            click.echo(f"error: {err}", err=True)
+            say_error(str(err))
             sys.exit(2)
 
     return wrapper
@@ -55,6 +64,11 @@ def _parse_sets(pairs: tuple[str, ...]) -> dict[str, Any]:
         if "=" not in p:
             raise UsageError(f"--set {p!r}: expected NAME=VALUE, e.g. suits=6")
         k, v = p.split("=", 1)
+        try:  # bounded like a file (digits, nesting); the rule schema then checks the value's range
+            parse_json(v, f"--set {k.strip()}", UsageError)
+        except UsageError as err:
+            if "malformed JSON" not in str(err):
+                raise
         out[k.strip()] = v.strip()
     return out
 
@@ -125,7 +139,7 @@ def _one_line_usage_errors() -> Iterator[None]:
         raise  # a bare command shows its help
     except click.UsageError as err:
         where = f"{err.ctx.command_path}: " if err.ctx is not None else ""
-        click.echo(f"error: {where}{err.format_message()}", err=True)
+        say_error(f"{where}{err.format_message()}")
         sys.exit(2)
 
 
@@ -290,8 +304,8 @@ def validate(instance: str, solution: str, as_json: bool) -> None:
 @click.argument("target")
 @click.option("--backend", "-b", default="auto", show_default=True, help="auto or a registered backend.")
 @click.option("--limit", default="30s", show_default=True, help="Wall-time limit, e.g. 10s, 500ms.")
-@click.option("--max-nodes", type=int, default=None, help="Node limit (search backends).")
-@click.option("--max-mb", type=int, default=None, help="Memory limit in MB.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node limit (search backends).")
+@click.option("--max-mb", type=click.IntRange(1, MAX_MB), default=None, help="Memory limit in MB.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
@@ -403,8 +417,8 @@ def generate_cmd(
     plain random are named GAME[-PARAMS]-FAMILY-swapsK-SEED.json. Every instance is dealt and validated
     before anything is written; each file is written atomically.
     """
-    if count < 1:
-        raise UsageError(f"-n {count}: must be at least 1")
+    if not 1 <= count <= MAX_DEALS:
+        raise UsageError(f"-n {count}: must be between 1 and the limit of {MAX_DEALS} instances")
     if swaps < 0:
         raise UsageError(f"--swaps {swaps}: must be at least 0")
     overrides = _parse_sets(sets)

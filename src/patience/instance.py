@@ -26,9 +26,14 @@ __all__ = [
     "Instance",
     "InstanceError",
     "Layout",
+    "MAX_FILE_BYTES",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_DEPTH",
     "atomic_write",
     "hole_start_cards",
     "load_instance",
+    "parse_json",
+    "read_json",
 ]
 
 FORMAT = "patience-instance/1"
@@ -36,8 +41,63 @@ _TOP_KEYS = {"format", "game", "rules", "deck", "layout", "source"}
 _LAYOUT_KEYS = ("tableau", "foundations", "cells", "reserve", "stock", "waste", "grid")
 
 
+# Bounds on input files (instances and solutions), named in the error that reports them.
+MAX_FILE_BYTES = 16 * 2**20  # read no more than this: /dev/zero or a huge file is refused, not loaded
+MAX_JSON_DEPTH = 32  # nesting of arrays and objects; real files need 4
+MAX_INT_DIGITS = 18  # digits of a JSON integer; Python refuses int() of over 4,300 with a traceback
+
+
 class InstanceError(ValueError):
     """An instance that is malformed or does not fit its game's rules; the message names the path."""
+
+
+def parse_json(text: str, where: str, error: type[ValueError] = ValueError) -> Any:
+    """Parse JSON text with the bounds above; every failure is ``error`` naming ``where`` and the bound."""
+
+    def bounded_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise error(f"{where}: integer of {len(digits)} digits, over the limit of {MAX_INT_DIGITS}")
+        return int(digits)
+
+    def finite(number: str) -> float:
+        value = float(number)
+        if value in (float("inf"), float("-inf")):
+            raise error(f"{where}: number {number[:20]} is out of range")
+        return value
+
+    def no_constant(name: str) -> Any:
+        raise error(f"{where}: {name} is not a JSON number")
+
+    try:
+        data = json.loads(text, parse_int=bounded_int, parse_float=finite, parse_constant=no_constant)
+    except json.JSONDecodeError as err:
+        raise error(f"{where}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})") from None
+    except RecursionError:
+        raise error(f"{where}: JSON nested deeper than the limit of {MAX_JSON_DEPTH} levels") from None
+    stack = [(data, 1)]
+    while stack:  # iterative: a deep document must not overflow the stack of the code that walks it later
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise error(f"{where}: JSON nested deeper than the limit of {MAX_JSON_DEPTH} levels")
+            stack.extend((v, depth + 1) for v in (node.values() if isinstance(node, dict) else node))
+    return data
+
+
+def read_json(path: str | Path, error: type[ValueError] = ValueError) -> Any:
+    """Read and parse a JSON file with the bounds above (size, UTF-8, depth, digits); errors name the file."""
+    try:
+        with Path(path).open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise error(f"{path}: cannot read ({err.strerror or err})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise error(f"{path}: larger than the limit of {MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise error(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+    return parse_json(text, str(path), error)
 
 
 @dataclass(frozen=True)
@@ -221,14 +281,7 @@ def atomic_write(path: str | Path, text: str) -> None:
 
 def load_instance(path: str | Path) -> Instance:
     """Load and validate an instance file; errors are prefixed with the file name."""
-    try:
-        text = Path(path).read_text()
-    except OSError as err:
-        raise InstanceError(f"{path}: cannot read ({err.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InstanceError(f"{path}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})") from None
+    data = read_json(path, InstanceError)
     try:
         return Instance.from_json(data)
     except InstanceError as err:

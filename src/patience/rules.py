@@ -22,6 +22,10 @@ from typing import Any, Literal
 import msgspec
 
 __all__ = [
+    "MAX_CELLS",
+    "MAX_DECK_CARDS",
+    "MAX_PILES",
+    "MAX_REDEALS",
     "RuleError",
     "RuleSet",
     "Game",
@@ -31,6 +35,14 @@ __all__ = [
     "list_games",
     "models_dir",
 ]
+
+
+# Bounds on rule parameters (RuleSet.check): far above every real game, low enough that dealing, model
+# building and a solver's first step stay small. Each error message names the bound it broke.
+MAX_DECK_CARDS = 4096  # suits x ranks x decks
+MAX_PILES = 1024  # tableau piles, holes, Gaps rows
+MAX_CELLS = 1024  # free cells
+MAX_REDEALS = 10_000  # stock or Gaps redeals (-1: unlimited stock redeals)
 
 
 class RuleError(ValueError):
@@ -180,33 +192,84 @@ class RuleSet(_Strict):
         return self.deck.suits * self.deck.ranks * self.deck.decks - used
 
     def check(self, where: str = "rules") -> None:
-        """Raise :class:`RuleError` naming the first impossible parameter combination."""
+        """Raise :class:`RuleError` naming the first impossible parameter or parameter combination.
+
+        Every parameter is range-checked, including those the game does not use (a Gaps game's cells, a
+        suit game's holes), before any derived size is computed, so absurd values fail fast with the
+        bound in the message (:data:`MAX_DECK_CARDS`, :data:`MAX_PILES`, :data:`MAX_CELLS`,
+        :data:`MAX_REDEALS`).
+        """
         d, t, f = self.deck, self.tableau, self.foundations
         for name in ("suits", "ranks", "decks"):
             if getattr(d, name) < 1:
                 raise RuleError(f"{where}.deck.{name}: must be >= 1, got {getattr(d, name)}")
+        cards = d.suits * d.ranks * d.decks
+        if cards > MAX_DECK_CARDS:
+            raise RuleError(
+                f"{where}.deck: {d.suits} x {d.ranks} x {d.decks} = {cards} cards, over the limit of "
+                f"{MAX_DECK_CARDS} cards"
+            )
+        for name, value, most in (
+            ("tableau.piles", t.piles, MAX_PILES),
+            ("cells.count", self.cells.count, MAX_CELLS),
+            ("cells.prefilled", self.cells.prefilled, MAX_CELLS),
+            ("reserve.size", self.reserve.size, cards),
+            ("stock.size", self.stock.size, cards),
+            ("stock.deal_count", self.stock.deal_count, cards),
+            ("foundations.count", f.count, MAX_PILES),
+            ("gaps.rows", self.gaps.rows, MAX_PILES),
+            ("gaps.redeals", self.gaps.redeals, MAX_REDEALS),
+            ("stock.redeals", self.stock.redeals, MAX_REDEALS),
+        ):
+            if value < 0 and not (name == "stock.redeals" and value == -1):
+                unlimited = ", or -1 for unlimited" if name == "stock.redeals" else ""
+                raise RuleError(f"{where}.{name}: must be >= 0{unlimited}, got {value}")
+            if value > most:
+                raise RuleError(f"{where}.{name}: {value} is over the limit of {most}")
+        if len(t.sizes) > MAX_PILES:
+            raise RuleError(f"{where}.tableau.sizes: {len(t.sizes)} piles, over the limit of {MAX_PILES}")
+        for i, n in enumerate(t.sizes):
+            if not 0 <= n <= cards:
+                raise RuleError(f"{where}.tableau.sizes[{i}]: {n} is not between 0 and the {cards} cards")
+        if t.sizes and t.deal != "sizes":
+            raise RuleError(f'{where}.tableau.sizes: only used with tableau.deal "sizes", not {t.deal!r}')
+        if self.stock.deal_count < 1:
+            raise RuleError(f"{where}.stock.deal_count: must be >= 1, got {self.stock.deal_count}")
+        if self.cells.prefilled > self.cells.count:
+            raise RuleError(f"{where}.cells.prefilled: {self.cells.prefilled} > cells.count")
+        if f.kind != "hole":
+            for name, value in (
+                ("count", f.count),
+                ("start", f.start),
+                ("start_dealt", f.start_dealt),
+                ("king_blocks", f.king_blocks),
+            ):
+                if value:
+                    raise RuleError(f"{where}.foundations.{name}: only for hole foundations, not {f.kind}")
+            if self.stock.deal_to == "hole":
+                raise RuleError(f"{where}.stock.deal_to: 'hole' needs hole foundations, not {f.kind!r}")
         if self.gaps.rows:
             if self.gaps.rows != d.suits * d.decks:
                 raise RuleError(f"{where}.gaps.rows: must equal suits x decks ({d.suits * d.decks})")
-            if self.gaps.redeals < 0:
-                raise RuleError(f"{where}.gaps.redeals: must be >= 0")
+            for name, value in (
+                ("tableau.piles", t.piles),
+                ("cells.count", self.cells.count),
+                ("reserve.size", self.reserve.size),
+                ("stock.size", self.stock.size),
+                ("stock.redeals", self.stock.redeals),
+                ("foundations.count", f.count),
+            ):
+                if value:
+                    raise RuleError(f"{where}.{name}: a Gaps game deals everything to its grid, got {value}")
             return
-        for name, value in (
-            ("tableau.piles", t.piles),
-            ("cells.count", self.cells.count),
-            ("cells.prefilled", self.cells.prefilled),
-            ("reserve.size", self.reserve.size),
-            ("stock.size", self.stock.size),
-            ("foundations.count", f.count),
-        ):
-            if value < 0:
-                raise RuleError(f"{where}.{name}: must be >= 0, got {value}")
-        if self.cells.prefilled > self.cells.count:
-            raise RuleError(f"{where}.cells.prefilled: {self.cells.prefilled} > cells.count")
-        if self.stock.deal_count < 1:
-            raise RuleError(f"{where}.stock.deal_count: must be >= 1")
-        if self.stock.redeals < -1:
-            raise RuleError(f"{where}.stock.redeals: must be >= 0, or -1 for unlimited")
+        if self.gaps.redeals:
+            raise RuleError(f"{where}.gaps.redeals: only Gaps games (gaps.rows > 0) have a grid to redeal")
+        if self.stock.deal_to == "tableau" and self.stock.size and not t.piles:
+            raise RuleError(f"{where}.stock.deal_to: 'tableau' needs tableau piles")
+        if t.piles > cards:
+            raise RuleError(f"{where}.tableau.piles: {t.piles} piles for a deck of {cards} cards")
+        if self.cells.count > cards:
+            raise RuleError(f"{where}.cells.count: {self.cells.count} cells for a deck of {cards} cards")
         if f.kind == "hole":
             if f.count < 1:
                 raise RuleError(f"{where}.foundations.count: a hole game needs >= 1 hole")
@@ -346,7 +409,7 @@ def _coerce(value: Any) -> Any:
     if isinstance(value, str):
         try:
             return json.loads(value)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too many digits, too deep: the schema names it
             return value
     return value
 

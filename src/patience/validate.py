@@ -10,18 +10,18 @@ Solution files are ``{"format": "patience-solution/1", "instance": <sha256>, "mo
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .cards import Card, CardError, Deck
 from .deals import gaps_redeal_shuffle
-from .instance import Instance
+from .instance import Instance, read_json
 
 __all__ = ["SOLUTION_FORMAT", "Report", "SolutionError", "load_solution", "replay", "solution_json"]
 
 SOLUTION_FORMAT = "patience-solution/1"
+_SOLUTION_KEYS = ("format", "instance", "moves")
 
 
 class SolutionError(ValueError):
@@ -64,14 +64,12 @@ def solution_json(instance: Instance, moves: list[dict[str, Any]]) -> dict[str, 
 
 def load_solution(path: str | Path, instance: Instance) -> list[dict[str, Any]]:
     """Read a solution file and check that it belongs to ``instance``."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as err:
-        raise SolutionError(f"{path}: cannot read ({err.strerror})") from None
-    except json.JSONDecodeError as err:
-        raise SolutionError(f"{path}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})") from None
+    data = read_json(path, SolutionError)
     if not isinstance(data, dict) or data.get("format") != SOLUTION_FORMAT:
         raise SolutionError(f"{path}: format: expected {SOLUTION_FORMAT!r}")
+    unknown = sorted(set(data) - set(_SOLUTION_KEYS))
+    if unknown:
+        raise SolutionError(f"{path}: {unknown[0]}: unknown key (a solution has {', '.join(_SOLUTION_KEYS)})")
     if data.get("instance") != instance.sha256:
         raise SolutionError(
             f"{path}: instance: solution is for deal {str(data.get('instance'))[:12]}..., "

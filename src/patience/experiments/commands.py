@@ -15,7 +15,17 @@ from typing import Any
 
 import click
 
-from ..cli import GENERATOR, GENERATOR_HELP, UsageError, _emit_json, _guard, _parse_limit, _parse_sets
+from ..cli import (
+    GENERATOR,
+    GENERATOR_HELP,
+    MAX_DEALS,
+    UsageError,
+    _emit_json,
+    _guard,
+    _parse_limit,
+    _parse_sets,
+    say_error,
+)
 from ..deals import GENERATORS, deal
 from ..rules import load_game
 from ..solvers.base import available_backends, unsupported_reason
@@ -56,8 +66,8 @@ def _prepare(
     """Canonical game name and overrides; deals the first and last seed and checks that every backend
     supports the rules here, so bad input (an unsupported pair, a hidden-information game) fails before
     any work starts or the store is opened."""
-    if n < 1:
-        raise UsageError(f"-n {n}: need at least one deal")
+    if not 1 <= n <= MAX_DEALS:
+        raise UsageError(f"-n {n}: must be between 1 and the limit of {MAX_DEALS} deals (use --seed slices)")
     if seed < 0:
         raise UsageError(f"--seed {seed}: seeds are >= 0")
     overrides = _coerce_sets(sets)
@@ -155,7 +165,7 @@ def _run(
             click.echo(f"interrupted: {new} new results stored in {store.path}; rerun to resume", err=True)
             sys.exit(130)
         except ExecutorError as err:
-            click.echo(f"error: {err}", err=True)
+            say_error(str(err))
             sys.exit(3)
     return rows, new, time.perf_counter() - t0
 
