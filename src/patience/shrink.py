@@ -5,8 +5,9 @@ Small deals (8-20 cards) are what exhaustive oracles, metamorphic tests and quic
 :func:`patience.deals.deal`) derived from the rule-set alone, never from a game's name, so a new model
 file is covered without a table to edit.
 
-What changes is only sizes: suits (two at most; alternate-colour building keeps one black and one red
-suit, since generalized suit ``s`` has the colour of standard suit ``s mod 4``), decks (two at most, so
+What changes is only sizes: suits (two at most; alternate-colour building keeps four, two black and
+two red, since generalized suit ``s`` has the colour of standard suit ``s mod 4`` and with one suit of
+a colour every card could be built on one card only), decks (two at most, so
 duplicate cards stay), ranks, tableau piles, free cells, reserve, stock and the stock's draw count.
 Everything else (build policy and direction, group moves, face-down cards, worrying back, wrap, the
 empty-pile policy, stock destination and redeals, holes and their start cards, Gaps rows and redeals)
@@ -30,20 +31,27 @@ TARGET_CARDS = 14
 MIN_CARDS = 8
 MAX_CARDS = 20
 SLACK = 0.5
+MIN_PILES = 3  # fewer piles leave building games almost no tableau-to-tableau play (kept if fewer)
 
 
 class ShrinkError(ValueError):
     """No small rule-set keeps these rules' features (the message says why)."""
 
 
-def shrink_rules(rules: RuleSet, cards: int = TARGET_CARDS, slack: float = SLACK) -> RuleSet:
+def shrink_rules(
+    rules: RuleSet, cards: int = TARGET_CARDS, slack: float = SLACK, suits: int | None = None
+) -> RuleSet:
     """The shrunk rule-set itself (``rules`` with :func:`shrink`'s overrides applied)."""
-    return apply_overrides(rules, shrink(rules, cards, slack))
+    return apply_overrides(rules, shrink(rules, cards, slack, suits))
 
 
-def shrink(rules: RuleSet, cards: int = TARGET_CARDS, slack: float = SLACK) -> dict[str, Any]:
+def shrink(
+    rules: RuleSet, cards: int = TARGET_CARDS, slack: float = SLACK, suits: int | None = None
+) -> dict[str, Any]:
     """Overrides giving a deck of about ``cards`` cards (within 8..20) with the same rule features.
 
+    ``slack`` (see the module docstring) sets how fast piles and cells shrink; ``suits`` caps the
+    number of suits below the default (two, four for red-black building; never below two for it).
     Raises :class:`ShrinkError` when no size in that window is legal for these rules.
 
     >>> from patience.rules import load_game
@@ -51,7 +59,7 @@ def shrink(rules: RuleSet, cards: int = TARGET_CARDS, slack: float = SLACK) -> d
     2
     """
     best: tuple[float, dict[str, Any]] | None = None
-    for over, score in _candidates(rules, cards, slack):
+    for over, score in _candidates(rules, cards, slack, suits):
         try:
             apply_overrides(rules, over)
         except RuleError:
@@ -80,10 +88,15 @@ def _minimal(rules: RuleSet, over: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in over.items() if base.get(k) != v}
 
 
-def _candidates(rules: RuleSet, target: int, slack: float) -> list[tuple[dict[str, Any], float]]:
+def _candidates(
+    rules: RuleSet, target: int, slack: float, max_suits: int | None
+) -> list[tuple[dict[str, Any], float]]:
     """Every (overrides, score) pair worth trying; lower scores are closer to the target shape."""
     d = rules.deck
-    suits = min(d.suits, 2)
+    # Red-black building keeps two suits of each colour: with one, a card has a single possible
+    # parent and choices between parents (Blake & Gent's partial-pile moves among them) never arise.
+    red_black = rules.tableau.build == "alternate-colour"
+    suits = min(d.suits, 4 if red_black else 2, max(max_suits or d.suits, 2 if red_black else 1))
     decks = min(d.decks, 2)
     n0 = d.suits * d.ranks * d.decks
     out: list[tuple[dict[str, Any], float]] = []
@@ -97,7 +110,7 @@ def _candidates(rules: RuleSet, target: int, slack: float) -> list[tuple[dict[st
             out.append((base, size_cost))
             continue
         f = n / n0
-        for over, shape_cost in _layouts(rules, n, f, slack):
+        for over, shape_cost in _layouts(rules, suits * decks, n, f, slack):
             out.append(({**base, **over}, size_cost + shape_cost))
     return out
 
@@ -107,8 +120,11 @@ def _scaled(x: int, f: float) -> int:
     return 0 if x == 0 else max(1, round(x * f))
 
 
-def _layouts(rules: RuleSet, n: int, f: float, slack: float) -> list[tuple[dict[str, Any], float]]:
-    """Area sizes for an ``n``-card deck (``f`` of the original), each with a shape cost."""
+def _layouts(
+    rules: RuleSet, piles_home: int, n: int, f: float, slack: float
+) -> list[tuple[dict[str, Any], float]]:
+    """Area sizes for an ``n``-card deck (``f`` of the original) with ``piles_home`` suits x decks,
+    each with a shape cost."""
     t, c, st = rules.tableau, rules.cells, rules.stock
     g = f**slack
     cells = _scaled(c.count, g)
@@ -123,7 +139,7 @@ def _layouts(rules: RuleSet, n: int, f: float, slack: float) -> list[tuple[dict[
     if fo.kind == "hole":
         home = fo.count if fo.start_dealt else len(fo.start)
     elif fo.initial == "aces":
-        home = min(rules.deck.suits, 2) * min(rules.deck.decks, 2)
+        home = piles_home
     else:
         home = 1 if fo.initial == "one" else 0
     tab = n - home - prefilled - reserve - stock
@@ -139,7 +155,7 @@ def _layouts(rules: RuleSet, n: int, f: float, slack: float) -> list[tuple[dict[
 
     if t.deal == "triangle":
         # Pile i holds i+1 cards, so the pile count fixes the tableau; stock or reserve takes the rest.
-        for piles in range(2, p0 + 1):
+        for piles in range(min(p0, MIN_PILES), p0 + 1):
             need = piles * (piles + 1) // 2
             extra = tab - need
             res, sto = reserve, stock
@@ -156,8 +172,8 @@ def _layouts(rules: RuleSet, n: int, f: float, slack: float) -> list[tuple[dict[
         return out
     for res, sto in shifts:
         left = tab + reserve - res + stock - sto
-        moved = (abs(res - reserve) + abs(sto - stock)) / 2
-        for piles in range(1, min(p0, left) + 1):
+        moved = abs(res - reserve) / max(reserve, 1) + abs(sto - stock) / max(stock, 1)
+        for piles in range(min(p0, MIN_PILES), min(p0, left) + 1):
             cost = abs(piles - p0 * g) + moved
             if t.equal_piles and left % piles:
                 continue
@@ -170,7 +186,7 @@ def _layouts(rules: RuleSet, n: int, f: float, slack: float) -> list[tuple[dict[
 
 def _shift(x: int) -> list[int]:
     """Sizes near ``x`` for an area of ``x`` cards (an absent area stays absent)."""
-    return [x] if x == 0 else [y for y in range(x - 2, x + 3) if y >= 1]
+    return [x] if x == 0 else [y for y in range(x - 3, x + 4) if y >= 1]
 
 
 def _resample(sizes: tuple[int, ...], piles: int, total: int) -> list[int]:
