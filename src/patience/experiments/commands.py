@@ -164,7 +164,7 @@ def _run(
         except KeyboardInterrupt:
             click.echo(f"interrupted: {new} new results stored in {store.path}; rerun to resume", err=True)
             sys.exit(130)
-        except ExecutorError as err:
+        except (ExecutorError, StoreError) as err:  # a worker died, or a row our store refuses: a bug
             say_error(str(err))
             sys.exit(3)
     return rows, new, time.perf_counter() - t0
@@ -235,9 +235,13 @@ def estimate(
     _check_executor(executor, workers, scheduler)
     limit_s = _parse_limit(limit)
     name, overrides = _prepare(game, count, seed, generator, sets, (backend,))
-    store = _open(db)
     job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides)
-    ex = _executor(executor, workers, scheduler)
+    ex = _executor(executor, workers, scheduler)  # before the store: an unreachable scheduler creates no file
+    try:
+        store = _open(db)
+    except UsageError:
+        ex.close()
+        raise
     try:
         rows, new, wall = _run(job, store, ex, quiet, retry)
     finally:
@@ -336,8 +340,12 @@ def compare(
     _check_executor(executor, workers, scheduler)
     limit_s = _parse_limit(limit)
     name, overrides = _prepare(game, count, seed, generator, sets, names)
-    store = _open(db)
-    ex = _executor(executor, workers, scheduler)
+    ex = _executor(executor, workers, scheduler)  # before the store: an unreachable scheduler creates no file
+    try:
+        store = _open(db)
+    except UsageError:
+        ex.close()
+        raise
     rows_by: dict[str, list[Row]] = {}
     try:
         for b in names:

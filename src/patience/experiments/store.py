@@ -6,45 +6,81 @@ crash (even ``kill -9``) loses at most the deals still being solved, and rerunni
 every key already present.
 
 The file is marked with ``PRAGMA application_id`` (:data:`APPLICATION_ID`, "PTNC") and a schema version
-in ``PRAGMA user_version``. :func:`open_store` refuses, without writing a byte, any existing file that
-is not a SQLite database or carries another marker: :class:`StoreError`, which the CLI turns into exit 2.
+in ``PRAGMA user_version``. :func:`open_store` refuses, without writing a byte or creating a -wal/-shm
+side file, any existing file that is not a SQLite database, carries another marker, lacks the results
+table as this schema defines it, or holds a row no run of ours writes (a status outside :data:`STATUSES`,
+stats that are not a JSON object, ...): :class:`StoreError`, which the CLI turns into exit 2.
+
+Creation is atomic: the store is built (marker, schema) in a temporary file in the same folder and
+hard-linked into place, so no file ever exists at the path without its marker; of several processes
+creating the same store at once, one link wins and the others open the winner's file.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import socket
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Row", "Store", "StoreError", "open_store", "rules_key"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "Row",
+    "Store",
+    "StoreError",
+    "open_store",
+    "rules_key",
+]
 
 APPLICATION_ID = 0x50544E43  # "PTNC"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: CHECK constraints on every column; version 1 files (same columns) still open
+STATUSES = ("solved", "unsolvable", "unknown", "unsupported", "error")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_IN_STATUSES = "(" + ", ".join(f"'{s}'" for s in STATUSES) + ")"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
-    game      TEXT    NOT NULL,
-    rules     TEXT    NOT NULL,   -- canonical JSON of the rule overrides, '{}' for the standard game
-    generator TEXT    NOT NULL,
-    seed      INTEGER NOT NULL,
-    backend   TEXT    NOT NULL,
-    limit_s   REAL    NOT NULL,   -- wall-time limit in seconds
-    status    TEXT    NOT NULL,   -- solved | unsolvable | unknown | unsupported | error
-    seconds   REAL,               -- solver wall time
-    stats     TEXT    NOT NULL,   -- JSON object of the backend's stats
+_SCHEMA = f"""
+CREATE TABLE results (
+    game      TEXT    NOT NULL CHECK (typeof(game) = 'text' AND game <> ''),
+    rules     TEXT    NOT NULL CHECK (json_valid(rules) AND json_type(rules) = 'object'),
+    generator TEXT    NOT NULL CHECK (typeof(generator) = 'text' AND generator <> ''),
+    seed      INTEGER NOT NULL CHECK (typeof(seed) = 'integer' AND seed >= 0),
+    backend   TEXT    NOT NULL CHECK (typeof(backend) = 'text' AND backend <> ''),
+    limit_s   REAL    NOT NULL CHECK (typeof(limit_s) = 'real' AND limit_s > 0),
+    status    TEXT    NOT NULL CHECK (status IN {_IN_STATUSES}),
+    seconds   REAL             CHECK (seconds IS NULL OR (typeof(seconds) = 'real' AND seconds >= 0)),
+    stats     TEXT    NOT NULL CHECK (json_valid(stats) AND json_type(stats) = 'object'),
     sha256    TEXT,               -- sha256 of the canonical instance
     message   TEXT    NOT NULL DEFAULT '',
     host      TEXT    NOT NULL DEFAULT '',
     finished  REAL    NOT NULL,   -- unix time the row was written
     PRIMARY KEY (game, rules, generator, seed, backend, limit_s)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+_COLUMN_NAMES = (
+    "game", "rules", "generator", "seed", "backend", "limit_s", "status", "seconds", "stats", "sha256",
+    "message", "host", "finished",
+)  # fmt: skip
+# A row no run of ours writes (hand-edited or damaged): the same conditions as the CHECK constraints,
+# asked of every file on open, since version 1 files have no constraints and a CHECK can be switched off.
+_BAD_ROW = f"""
+SELECT game, seed, backend, status FROM results WHERE NOT (
+    typeof(game) = 'text' AND game <> '' AND typeof(generator) = 'text' AND generator <> ''
+    AND typeof(backend) = 'text' AND backend <> '' AND typeof(seed) = 'integer' AND seed >= 0
+    AND typeof(limit_s) = 'real' AND limit_s > 0 AND status IN {_IN_STATUSES}
+    AND (seconds IS NULL OR (typeof(seconds) IN ('real', 'integer') AND seconds >= 0))
+    AND json_valid(rules) AND json_type(rules) = 'object' AND json_valid(stats)
+    AND json_type(stats) = 'object' AND typeof(finished) IN ('real', 'integer')
+) LIMIT 1
 """
 
 
@@ -91,27 +127,22 @@ _COLUMNS = (
 
 
 def _check_existing(path: Path) -> None:
-    """Raise StoreError unless ``path`` is an empty file or a patience store; never writes."""
-    size = path.stat().st_size
-    if size == 0:
-        return
+    """Raise StoreError unless ``path`` is a patience store whose schema and rows we wrote; never writes.
+
+    The marker is read from the file header itself, so a foreign file is refused without SQLite ever
+    opening it; our own files are then checked read-only (``immutable`` when no -wal file shows another
+    connection, so not even a -shm file appears).
+    """
     with path.open("rb") as fh:
-        head = fh.read(len(_SQLITE_MAGIC))
-    if head != _SQLITE_MAGIC:
+        head = fh.read(100)
+    if not head:
+        raise StoreError(f"{path}: an empty file, not a results store (remove it or use another --db)")
+    if head[: len(_SQLITE_MAGIC)] != _SQLITE_MAGIC or len(head) < 100:
         raise StoreError(f"{path}: not a SQLite database (refusing to touch it; use another --db)")
-    try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            app_id = con.execute("PRAGMA application_id").fetchone()[0]
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-            if app_id == APPLICATION_ID:
-                ok = con.execute("PRAGMA quick_check").fetchone()[0]
-                if ok != "ok":
-                    raise StoreError(f"{path}: corrupt patience results store ({ok}); not modified")
-        finally:
-            con.close()
-    except sqlite3.DatabaseError as err:
-        raise StoreError(f"{path}: corrupt or unreadable SQLite file ({err}); not modified") from None
+    if head[21:24] != b"\x40\x20\x20":  # payload fractions every SQLite file has: a damaged header
+        raise StoreError(f"{path}: corrupt or unreadable SQLite file (bad header); not modified")
+    app_id = int.from_bytes(head[68:72], "big")
+    version = int.from_bytes(head[60:64], "big")
     if app_id != APPLICATION_ID:
         raise StoreError(
             f"{path}: a SQLite database of another program (application_id {app_id:#x}, not "
@@ -121,6 +152,67 @@ def _check_existing(path: Path) -> None:
         raise StoreError(
             f"{path}: results store schema {version} is newer than this patience ({SCHEMA_VERSION})"
         )
+    in_use = Path(f"{path}-wal").exists()
+    uri = f"{path.resolve().as_uri()}?{'mode=ro' if in_use else 'immutable=1'}"
+    try:
+        con = sqlite3.connect(uri, uri=True, timeout=30)
+        try:
+            ok = con.execute("PRAGMA quick_check").fetchone()[0]
+            if ok != "ok":
+                raise StoreError(f"{path}: corrupt patience results store ({ok}); not modified")
+            columns = tuple(r[1] for r in con.execute("PRAGMA table_info(results)"))
+            if columns != _COLUMN_NAMES:
+                raise StoreError(
+                    f"{path}: has the patience marker but not its results table (columns "
+                    f"{', '.join(columns) or 'none'}); not modified"
+                )
+            bad = con.execute(_BAD_ROW).fetchone()
+            if bad is not None:
+                game, seed, backend, status = bad
+                raise StoreError(
+                    f"{path}: row game={game!r} seed={seed!r} backend={backend!r} status={status!r} is "
+                    f"not one this program writes (edited by hand or damaged); not modified"
+                )
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as err:
+        raise StoreError(f"{path}: corrupt or unreadable SQLite file ({err}); not modified") from None
+
+
+def _create(path: Path) -> None:
+    """Build a new store in a temporary file beside ``path`` and link it into place (atomic creation).
+
+    If another process links its store first, ours is discarded and theirs is used: both succeed.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    os.close(fd)
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            con.executescript(_SCHEMA)
+            con.commit()
+        finally:
+            con.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another creator won the race; its file is a complete store too
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with infinities and NaN as null: the stored stats are strict JSON (json_valid)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 class Store:
@@ -133,9 +225,22 @@ class Store:
 
     # Writing -------------------------------------------------------------------------------------
     def add(self, row: Row) -> bool:
-        """Insert one result and commit; False when its key was already stored (the old row is kept)."""
-        cur = self.con.execute(
-            f"INSERT OR IGNORE INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        """Insert one result and commit; False when its key was already stored (the old row is kept).
+
+        A row the schema's CHECK constraints refuse (not "OR IGNORE": that would drop it silently) raises
+        :class:`StoreError`.
+        """
+        try:
+            cur = self._insert(row)
+        except sqlite3.IntegrityError as err:
+            self.con.rollback()
+            raise StoreError(f"{self.path}: row {row.key} refused by the store ({err})") from None
+        self.con.commit()
+        return cur.rowcount == 1
+
+    def _insert(self, row: Row) -> sqlite3.Cursor:
+        return self.con.execute(
+            f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
             (
                 row.game,
                 row.rules,
@@ -145,15 +250,13 @@ class Store:
                 row.limit_s,
                 row.status,
                 row.seconds,
-                json.dumps(row.stats, sort_keys=True),
+                json.dumps(_finite(row.stats), sort_keys=True),
                 row.sha256,
                 row.message,
                 row.host or self.host,
                 row.finished or time.time(),
             ),
         )
-        self.con.commit()
-        return cur.rowcount == 1
 
     def delete(self, keys: Iterable[tuple[str, str, str, int, str, float]]) -> int:
         """Remove rows by key (used to retry errors); returns how many went."""
@@ -223,25 +326,30 @@ def open_store(path: str | Path, create: bool = True) -> Store:
     exactly as it was. ``create=False`` also refuses a missing file.
     """
     text = str(path)
-    if text != ":memory:":
-        p = Path(path)
-        if p.is_dir():
-            raise StoreError(f"{p}: is a directory, not a results file")
-        if p.exists():
-            _check_existing(p)
-        elif not create:
+    if text == ":memory:":
+        con = sqlite3.connect(text)
+        con.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        con.executescript(_SCHEMA)
+        return Store(con, text)
+    p = Path(path)
+    if p.is_dir():
+        raise StoreError(f"{p}: is a directory, not a results file")
+    if not p.exists():
+        if not create:
             raise StoreError(f"{p}: no such results file")
-        else:
-            p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            _create(p)
+        except (OSError, sqlite3.DatabaseError) as err:
+            raise StoreError(f"{p}: cannot create the results store ({err})") from None
+    _check_existing(p)
     try:
         con = sqlite3.connect(text, timeout=30)
-        if text != ":memory:":
-            con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process crashes
-        con.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        con.executescript(_SCHEMA)
-        con.commit()
+    except sqlite3.OperationalError as err:
+        if "locked" in str(err) or "busy" in str(err):
+            raise StoreError(f"{text}: the results store is busy ({err}); retry in a moment") from None
+        raise StoreError(f"{text}: cannot open the results store ({err})") from None
     except sqlite3.DatabaseError as err:
         raise StoreError(f"{text}: cannot open the results store ({err})") from None
     return Store(con, text)
