@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -279,6 +280,16 @@ def make_case(rng: random.Random, corpus: dict[str, bytes]) -> Case:
     return special
 
 
+def _limit(case: Case) -> float:
+    """The case's time limit: its last valid ``--limit`` (as the command reads it), else the default."""
+    limit = case.limit
+    for flag, value in zip(case.argv, case.argv[1:], strict=False):
+        m = re.fullmatch(r"(\d+(?:\.\d*)?)(ms|s|m|h)?", value) if flag == "--limit" else None
+        if m and float(m.group(1)) > 0:
+            limit = float(m.group(1)) * {"ms": 0.001, "s": 1, None: 1, "m": 60, "h": 3600}[m.group(2)]
+    return limit
+
+
 # Running ------------------------------------------------------------------------------------------------
 def run_case(case: Case, env: dict[str, str], base: float) -> Outcome:
     work = Path(tempfile.mkdtemp(prefix="fuzz-"))
@@ -286,7 +297,7 @@ def run_case(case: Case, env: dict[str, str], base: float) -> Outcome:
         for name, data in case.files.items():
             (work / name).write_bytes(data)
         before = set(os.listdir(work))
-        budget = case.limit + 1 + base
+        budget = _limit(case) + 1 + base
         t0 = time.perf_counter()
         argv = [sys.executable, "-c", RUN, *case.argv]
         p = subprocess.Popen(argv, cwd=work, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
@@ -312,7 +323,7 @@ def run_case(case: Case, env: dict[str, str], base: float) -> Outcome:
 def classify(o: Outcome, base: float) -> list[str]:
     """Failure kinds of one outcome (empty: the promise held)."""
     out = []
-    if o.code is None or o.seconds > o.case.limit + 1 + base:
+    if o.code is None or o.seconds > _limit(o.case) + 1 + base:
         out.append("hang")
     if "Traceback (most recent call last)" in o.stderr or (o.code is not None and o.code not in (0, 1, 2, 3)):
         out.append("traceback")

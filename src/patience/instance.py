@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, CardError, Deck, parse_card
-from .rules import Game, RuleError, RuleSet, load_game
+from .rules import MAX_PILES, Game, RuleError, RuleSet, load_game
 
 __all__ = [
     "FORMAT",
@@ -301,6 +301,8 @@ def _parse_card(value: Any, deck: Deck, path: str) -> Card:
 def _parse_pile(value: Any, deck: Deck, path: str, allow_none: bool = False) -> tuple:
     if not isinstance(value, list):
         raise InstanceError(f"{path}: expected a list of cards")
+    if len(value) > deck.size:  # before parsing a card: a huge list fails at once
+        raise InstanceError(f"{path}: {len(value)} entries, more than the {deck.size} cards of the deck")
     out = []
     for j, v in enumerate(value):
         if v is None and allow_none:
@@ -313,6 +315,8 @@ def _parse_pile(value: Any, deck: Deck, path: str, allow_none: bool = False) -> 
 def _parse_piles(value: Any, deck: Deck, path: str, allow_none: bool = False) -> tuple:
     if not isinstance(value, list):
         raise InstanceError(f"{path}: expected a list of piles")
+    if len(value) > MAX_PILES:
+        raise InstanceError(f"{path}: {len(value)} piles, over the limit of {MAX_PILES}")
     return tuple(_parse_pile(p, deck, f"{path}[{i}]", allow_none) for i, p in enumerate(value))
 
 

@@ -102,6 +102,21 @@ class ProcessExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _reachable(address: str, seconds: float = 5.0) -> None:
+    """Fail at once (not after the client's retries) when nothing listens at a tcp:// scheduler address."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp" or not parts.hostname:
+        return  # another transport: the client says what is wrong
+    try:
+        port = parts.port or 8786
+        socket.create_connection((parts.hostname, port), timeout=seconds).close()
+    except (OSError, ValueError) as err:
+        raise ExecutorError(f"cannot reach the Dask scheduler {address}: {err}") from None
+
+
 class DaskExecutor:
     """Tasks on a Dask distributed cluster: ``scheduler`` is an address (``tcp://host:8786``), a
     ``distributed.Client``, or None for a LocalCluster of ``workers`` processes on this machine."""
@@ -125,6 +140,7 @@ class DaskExecutor:
             )
             self.client = Client(self._cluster)
         else:
+            _reachable(str(scheduler))
             try:
                 self.client = Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError) as err:
