@@ -21,6 +21,7 @@ Games already in the index with the same rules fingerprint are kept unless named
 
     python benchmarks/build_matrix.py --hints /tmp/crosscheck_full.jsonl
     python benchmarks/build_matrix.py --games east-haven,gaps --seeds 200 --limit 20
+    python benchmarks/build_matrix.py --games freecell --need lost --try ms:11982 --seeds 0 --limit 300
 """
 
 from __future__ import annotations
@@ -80,10 +81,10 @@ def ours(inst: Instance, backend: str, limit: float, memory_mb: int) -> tuple[st
     return verdict, time.perf_counter() - t0
 
 
-def second_means(gf: GameFile, gen: str, trust_solvitaire: bool) -> list[str]:
+def second_means(gf: GameFile, trust_solvitaire: bool) -> list[str]:
     """The means asked after dfs, in order: peers first, then our other complete searches."""
     names = []
-    if gen == "solvitaire" and trust_solvitaire and _solvitaire.available():
+    if gf.solvitaire_name and trust_solvitaire and _solvitaire.available():
         names.append("solvitaire")
     if gf.name in HOLE_GAMES and BHS.exists():
         names.append("black-hole-solver")
@@ -97,7 +98,14 @@ def ask(
 ) -> dict[str, Any]:
     """One means' verdict on deal ``seed`` of generator ``gen``, with seconds and a command reproducing it."""
     row: dict[str, Any] = {"by": means}
-    if means == "solvitaire":
+    if means == "solvitaire" and gen != "solvitaire":  # another generator's deal, given as a file
+        preset = gf.solvitaire_name
+        row["verdict"], row["seconds"] = _solvitaire.classify_deal(preset, to_solvitaire(inst), limit)
+        row["command"] = (
+            f"patience deal {gf.name} --seed {seed} -g {gen} --format solvitaire > /tmp/deal.json && "
+            f"{_solvitaire.SOLVITAIRE.relative_to(ROOT)} --type {preset} --classify /tmp/deal.json"
+        )
+    elif means == "solvitaire":
         preset = gf.solvitaire_name
         diff = _solvitaire.deal_difference(to_solvitaire(inst), _solvitaire.deal_only(preset, seed))
         if diff:
@@ -134,18 +142,28 @@ def read_hints(path: Path | None) -> tuple[dict[str, list[tuple[float, int, str]
 
 
 def build_game(
-    gf: GameFile, args: argparse.Namespace, hints: list[tuple[float, int, str]], trust: bool
+    gf: GameFile, args: argparse.Namespace, hints: list[tuple[float, int, str]], trust: bool, old: dict
 ) -> dict[str, Any]:
-    """Find, check and save the game's won and lost deals; its index entry."""
+    """Find, check and save the game's won and lost deals (those in ``--need``); its index entry.
+
+    ``old`` is the game's current entry: a kind not rebuilt is kept when the rules are unchanged.
+    """
     gen = generator(gf)
-    means = second_means(gf, gen, trust)
-    hinted = [s for _, s, _ in hints]
-    seeds = list(dict.fromkeys(hinted + list(range(1, args.seeds + 1))))
-    entry: dict[str, Any] = {"rules": rules_fingerprint(gf.name), "generator": gen}
-    need = {"W", "L"}
+    means = second_means(gf, trust)
+    tries = [(g, int(n)) for g, n in (t.rsplit(":", 1) for t in args.try_deals)]
+    seeds = [(gen, s) for _, s, _ in hints] + [(gen, s) for s in range(1, args.seeds + 1)]
+    candidates = list(dict.fromkeys(tries + seeds))
+    fp = rules_fingerprint(gf.name)
+    entry: dict[str, Any] = {"rules": fp, "generator": gen}
+    need = {"W", "L"} if args.need == "both" else {"W" if args.need == "won" else "L"}
+    if old.get("rules") == fp:
+        for v in {"W", "L"} - need:
+            for key in (WORD[v], f"{WORD[v]}_note"):
+                if key in old:
+                    entry[key] = old[key]
     tried = 0
-    for seed in seeds:
-        if not need or tried >= args.seeds:
+    for gen, seed in candidates:
+        if not need or tried >= args.seeds + len(tries):
             break
         tried += 1
         inst = deal(gf.name, seed, gen)
@@ -190,7 +208,7 @@ def build_game(
     for v in sorted(need):
         entry[WORD[v]] = None
         entry[f"{WORD[v]}_note"] = (
-            f"none established: seeds tried {tried} of -g {gen} at {args.limit:g} s "
+            f"none established: {tried} deals tried (-g {generator(gf)}) at {args.limit:g} s "
             f"(dfs, then {', '.join(means) or 'no second means'})"
         )
     return entry
@@ -232,10 +250,19 @@ def main() -> None:
     ap.add_argument("--hints", type=Path, help="a bench_crosscheck --log file: seeds to try first")
     ap.add_argument("--seeds", type=int, default=60, help="deals tried per game at most (default 60)")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per solve (default 10)")
+    ap.add_argument(
+        "--try", dest="try_deals", default="", help="GEN:SEED,... deals to try first (--games one)"
+    )
+    ap.add_argument(
+        "--need", choices=("both", "won", "lost"), default="both", help="which deals to (re)build"
+    )
     ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
     args = ap.parse_args()
-    if args.seeds < 1 or args.limit <= 0:
-        die("--seeds must be >= 1 and --limit > 0")
+    if args.seeds < 0 or args.limit <= 0:
+        die("--seeds must be >= 0 and --limit > 0")
+    args.try_deals = [t for t in args.try_deals.split(",") if t]
+    if any(":" not in t or not t.rsplit(":", 1)[1].isdigit() for t in args.try_deals):
+        die(f"--try: expected GEN:SEED[,GEN:SEED...], got {','.join(args.try_deals)!r}")
     if args.hints and not args.hints.exists():
         die(f"--hints: {args.hints}: no such file")
     index_path = MATRIX / "index.json"
@@ -263,7 +290,7 @@ def main() -> None:
             continue
         print(f"{gf.name} (load {os.getloadavg()[0]:.1f})", flush=True)
         trust = gf.name not in conflicted and not getattr(gf, "solvitaire_differs", "")
-        index[gf.name] = build_game(gf, args, hints.get(gf.name, []), trust)
+        index[gf.name] = build_game(gf, args, hints.get(gf.name, []), trust, index.get(gf.name, {}))
         index_path.write_text(json.dumps(dict(sorted(index.items())), indent=1) + "\n")
         (MATRIX / "README.md").write_text(readme(index))
 
