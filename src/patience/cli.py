@@ -24,8 +24,9 @@ from .deals import GENERATORS, DealError, deal
 from .engine import Engine, MoveError
 from .families import FAMILIES, family_deal, parse_family
 from .instance import Instance, InstanceError, atomic_write, load_instance, parse_json
+from .interrupt import EXIT_INTERRUPTED, INTERRUPTED
 from .rules import RuleError, list_games
-from .solvers.base import Limits, Status, available_backends, solve, unsupported_reason
+from .solvers.base import Limits, Result, Status, available_backends, solve, unsupported_reason
 from .validate import SolutionError, load_solution, replay, solution_json
 
 MAX_DEALS = 1_000_000  # deals one estimate/compare/generate command runs; larger studies go in --seed slices
@@ -152,7 +153,11 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         with _one_line_usage_errors():
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt:  # Ctrl-C anywhere else: one line and 130, as a shell reports it
+                click.echo(INTERRUPTED, err=True)
+                sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -340,7 +345,10 @@ def solve_cmd(
 
         if not family_supports(inst.rules):
             raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
-    result = solve(inst, backend, limits)
+    try:
+        result = solve(inst, backend, limits)
+    except KeyboardInterrupt:  # Ctrl-C: the deal is undecided; reported as UNKNOWN, exit 130 below
+        result = Result(Status.UNKNOWN, backend=backend, message=INTERRUPTED)
     why: list[str] | None = None
     if explain and result.status is Status.UNSOLVABLE:
         from .solvers.cpsat_blackhole import explain as explain_loss
@@ -380,6 +388,8 @@ def solve_cmd(
                 click.echo(f"  - {fact}")
         elif explain and result.status is Status.UNSOLVABLE:
             click.echo("no explanation found within the time limit")
+    if result.message == INTERRUPTED and result.status is Status.UNKNOWN:
+        sys.exit(EXIT_INTERRUPTED)
     if result.status is Status.ERROR:
         sys.exit(3)
     if result.status is Status.UNSUPPORTED:  # a backend that refused after all: still an unsupported pair

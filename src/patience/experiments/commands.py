@@ -27,6 +27,7 @@ from ..cli import (
     say_error,
 )
 from ..deals import GENERATORS, deal
+from ..interrupt import EXIT_INTERRUPTED, INTERRUPTED
 from ..rules import load_game
 from ..solvers.base import available_backends, unsupported_reason
 from .executors import EXECUTORS, Executor, ExecutorError, make_executor
@@ -162,8 +163,9 @@ def _run(
         try:
             rows = run_job(job, store, ex, on_start, count, retry)
         except KeyboardInterrupt:
-            click.echo(f"interrupted: {new} new results stored in {store.path}; rerun to resume", err=True)
-            sys.exit(130)
+            ex.abort()  # workers end now, not after their deals' time limits; their deals are not stored
+            click.echo(f"{INTERRUPTED}: {new} new results stored in {store.path}; rerun to resume", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         except (ExecutorError, StoreError) as err:  # a worker died, or a row our store refuses: a bug
             say_error(str(err))
             sys.exit(3)

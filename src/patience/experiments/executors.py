@@ -13,6 +13,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from ..interrupt import worker_init
+
 __all__ = [
     "EXECUTORS",
     "DaskExecutor",
@@ -39,6 +41,10 @@ class Executor(Protocol):
 
     def close(self) -> None: ...
 
+    def abort(self) -> None:
+        """Stop at once (Ctrl-C): drop queued tasks and end running ones without waiting for them."""
+        ...
+
 
 def default_workers() -> int:
     """CPUs this process may use."""
@@ -61,6 +67,9 @@ class InlineExecutor:
     def close(self) -> None:
         pass
 
+    def abort(self) -> None:
+        pass
+
 
 class ProcessExecutor:
     """A local process pool with at most ``2 * workers`` tasks in flight."""
@@ -69,7 +78,10 @@ class ProcessExecutor:
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
-        self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        # Workers ignore Ctrl-C (abort() ends them) and die with this process, even by kill -9.
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, initializer=worker_init, initargs=(os.getpid(),)
+        )
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         it = iter(items)
@@ -100,6 +112,14 @@ class ProcessExecutor:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        procs = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:  # running tasks would otherwise finish their whole time limit first
+            p.kill()
+        for p in procs:
+            p.join(5)
 
 
 def _reachable(address: str, seconds: float = 5.0) -> None:
@@ -168,6 +188,9 @@ class DaskExecutor:
         finally:
             for fut in list(ac.futures):
                 fut.cancel()
+
+    def abort(self) -> None:
+        self.close()
 
     def close(self) -> None:
         if self._own:

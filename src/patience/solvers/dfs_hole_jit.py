@@ -29,6 +29,8 @@ import time
 
 import numpy as np
 
+from ..interrupt import deferred
+
 try:  # pragma: no cover - depends on the environment
     if os.environ.get("PATIENCE_NO_JIT"):
         raise ImportError("PATIENCE_NO_JIT set")
@@ -658,18 +660,19 @@ def hole_jit(
         stop_at = st[_NODES] + chunk
         if node_cap >= 0:
             stop_at = min(stop_at, node_cap)
-        if F == 1:
-            code, tab = _kernel(
-                st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tshift[0], bottom,
-                na, nn, aa, an, same, reach, degree, wrap, R, total, P,
-                mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path, last_card, one_card,
-            )  # fmt: skip
-        else:
-            code, tab = _kernel_multi(
-                st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, ta, tsa, F,
-                na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
-                last_card, one_card, equal_holes,
-            )  # fmt: skip
+        with deferred():  # Ctrl-C inside a chunk: KeyboardInterrupt after it, not numba's SystemError
+            if F == 1:
+                code, tab = _kernel(
+                    st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, tshift[0], bottom,
+                    na, nn, aa, an, same, reach, degree, wrap, R, total, P,
+                    mvs, fbase, path, olds, cand, seen, todo, base, ends, best_path, last_card, one_card,
+                )  # fmt: skip
+            else:
+                code, tab = _kernel_multi(
+                    st, tab, max_slots, stop_at, pa, ha, ca, ma, bits, hbit, ta, tsa, F,
+                    na, nn, aa, an, reach, R, total, P, mvs, fbase, path, olds, cand, seen, todo, best_path,
+                    last_card, one_card, equal_holes,
+                )  # fmt: skip
         if code != CHUNK:
             break
         if node_cap >= 0 and st[_NODES] >= node_cap:
