@@ -15,7 +15,7 @@ from typing import Any
 from patience.deals import deal
 from patience.engine import FOUNDATION, Engine
 from patience.instance import Instance
-from patience.rules import GameFile, RuleSet, list_games, load_game
+from patience.rules import RuleSet, list_games, load_game
 from patience.shrink import shrink
 from patience.solvers.base import Limits, Result, Solver, Status, get_solver
 from patience.validate import replay
@@ -25,11 +25,13 @@ __all__ = [
     "BruteForceLimit",
     "backends",
     "brute_force",
+    "dominance_names",
     "game_names",
     "run",
     "small_deal",
     "small_overrides",
     "truth",
+    "verdict_mix",
 ]
 
 MAX_STATES = 400_000
@@ -100,11 +102,6 @@ def _ordered(moves: list[Any]) -> list[Any]:
 def game_names() -> list[str]:
     """Every game in models/, the parameter list of the oracle and metamorphic tests."""
     return [g.name for g in list_games()]
-
-
-def game_file(name: str) -> GameFile:
-    """The model file of one game."""
-    return load_game(name).file
 
 
 # (cards, slack) rungs tried in order: the first whose deals mix wins and losses well enough is used.

@@ -71,7 +71,8 @@ def test_small_deals_have_both_verdicts(game: str) -> None:
     """The chosen small size is a real test: some deals are won and some lost.
 
     Every game in models/ has both at some rung of the size ladder (measured: the rarer verdict is
-    at least 2 of 30 deals for every game, at least 5 for all but a few).
+    at least 4 of the 30 deals for every game but Gaps and Spider, 2 for those two: with redeals,
+    or with group moves and a stock, their small deals are almost all won).
     """
     won, lost = verdict_mix(game, MIX_SEEDS)
     assert won >= 2 and lost >= 2, f"{game} {small_overrides(game)}: {won} won, {lost} lost"
