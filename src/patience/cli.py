@@ -11,6 +11,7 @@ import functools
 import json
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,7 @@ from .rules import RuleError, list_games
 from .solvers.base import Limits, Result, Status, available_backends, solve, unsupported_reason
 from .validate import SolutionError, load_solution, replay, solution_json
 
+_STARTED = time.monotonic()  # --limit counts from here: dealing and model building are inside it
 MAX_DEALS = 1_000_000  # deals one estimate/compare/generate command runs; larger studies go in --seed slices
 MAX_MB = 1 << 20  # --max-mb: a terabyte
 
@@ -336,17 +338,23 @@ def solve_cmd(
         valid = ", ".join(["auto", *available_backends()])
         raise UsageError(f"--backend {backend!r}: unknown (valid: {valid})")
     inst = _instance_arg(target, generator, _parse_sets(sets))
-    limits = Limits(seconds=_parse_limit(limit), nodes=max_nodes, memory_mb=max_mb)
+    seconds = _parse_limit(limit)
     reason = unsupported_reason(inst.rules, inst.game, backend)
     if reason is not None:
         raise UsageError(reason)
+    left = seconds - (time.monotonic() - _STARTED)  # what dealing and loading left of the limit
+    limits = Limits(seconds=max(left, 0.0), nodes=max_nodes, memory_mb=max_mb)
     if explain:
         from .solvers.cpsat_blackhole import family_supports
 
         if not family_supports(inst.rules):
             raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
     try:
-        result = solve(inst, backend, limits)
+        result = (
+            solve(inst, backend, limits)
+            if left > 0
+            else Result(Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0})
+        )
     except KeyboardInterrupt:  # Ctrl-C: the deal is undecided; reported as UNKNOWN, exit 130 below
         result = Result(Status.UNKNOWN, backend=backend, message=INTERRUPTED)
     why: list[str] | None = None

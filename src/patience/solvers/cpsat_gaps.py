@@ -294,16 +294,37 @@ class ModelVars:
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
     time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
     loc: dict[tuple[int, int], Any] = field(default_factory=dict)  # loc[(c, k)] (events)
+    deadline: float = float("inf")  # perf_counter() time by which building must end (OutOfTime)
+
+
+class OutOfTime(Exception):
+    """Model building ran past its deadline (the time limit covers building, not only the search)."""
+
+
+MAX_MODEL_LITERALS = 20_000_000  # steps: horizon x reachable (card, cell) pairs; 4 x 13 needs under 1M
+
+
+def _on_time(v: ModelVars) -> None:
+    if time.perf_counter() > v.deadline:
+        raise OutOfTime
 
 
 def build_model(
-    deal: GapsDeal, b: Bounds, formulation: str = "steps", horizon: int | None = None, order_cut: bool = False
+    deal: GapsDeal,
+    b: Bounds,
+    formulation: str = "steps",
+    horizon: int | None = None,
+    order_cut: bool = False,
+    deadline: float = float("inf"),
 ) -> ModelVars:
-    """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``."""
+    """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``.
+
+    Raises :class:`OutOfTime` once ``perf_counter()`` passes ``deadline`` (checked every step or card).
+    """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
     T = b.horizon if horizon is None else horizon
-    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut)
+    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut, deadline=deadline)
     if formulation == "steps":
         _steps(v)
     else:
@@ -354,6 +375,7 @@ def _steps(v: ModelVars) -> None:
     at: list[dict[tuple[int, int], Any]] = []
     at.append({(c, p): int(p == b.init[c]) for c in cards for p in b.reach[c]})
     for t in range(1, T + 1):
+        _on_time(v)
         at.append(
             {
                 (c, p): m.new_bool_var(f"at_{t}_{c}_{p}") if t >= arr[(c, p)] else 0
@@ -367,6 +389,7 @@ def _steps(v: ModelVars) -> None:
     prev: tuple[Any, Any, Any, Any] | None = None  # (any, who, dst, src) of the previous step
     big = max(cards, default=0) + 2
     for t in range(T):
+        _on_time(v)
         now, nxt = at[t], at[t + 1]
         # mv[(c, p)]: step t moves card c into cell p.
         mv = {
@@ -479,6 +502,7 @@ def _events(v: ModelVars) -> None:
     rects_y: list[Any] = []
     steps: list[Any] = []
     for c in cards:
+        _on_time(v)
         v.act[(c, 0)] = 1
         v.time[(c, 0)] = 0
         v.loc[(c, 0)] = b.init[c]
@@ -522,6 +546,7 @@ def _events(v: ModelVars) -> None:
     m.add_no_overlap(steps)
     # A card of rank >= 3 lands right of its predecessor, which lies in one of its segments then.
     for c in cards:
+        _on_time(v)
         if deal.rank(c) == 2 or not b.ub[c]:
             continue
         jprev: Any = None
@@ -554,6 +579,7 @@ def _events(v: ModelVars) -> None:
     for (s, r), lit in perm.items():
         m.add(rows[s] == r).only_enforce_if(lit)
     for c in cards:
+        _on_time(v)
         goal = rows[deal.suit(c)] * R + deal.rank(c) - 2
         for k in range(b.ub[c] + 1):
             last = [v.act[(c, k + 1)]] if k < b.ub[c] else []
@@ -655,7 +681,16 @@ class CpSatGaps:
         stats: dict[str, float] = {"horizon": float(b.horizon), "horizon_proven": float(b.proven)}
         if deal.won():
             return self._solved(instance, [], stats, t0)
-        v = build_model(deal, b, self.formulation, order_cut=self.order_cut)
+        size = b.horizon * sum(len(b.reach[c]) for c in deal.cards)
+        if self.formulation == "steps" and size > MAX_MODEL_LITERALS:
+            stats["seconds"] = time.perf_counter() - t0
+            msg = f"model too large: {size} literals, over the limit of {MAX_MODEL_LITERALS}"
+            return Result(Status.UNKNOWN, None, stats, self.name, msg)
+        try:
+            v = build_model(deal, b, self.formulation, order_cut=self.order_cut, deadline=t0 + limits.seconds)
+        except OutOfTime:
+            stats["seconds"] = time.perf_counter() - t0
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         if left <= 0:

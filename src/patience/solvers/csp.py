@@ -7,8 +7,10 @@ for an empty hole); and a card goes after the card lying on it (``pos[above] < p
 ``card_at[t]`` variant was measured 10-40x slower in this solver.) No symmetry breaking and no
 shared code with the CP-SAT model, so agreement between the two is evidence about both.
 
-Plain backtracking with forward checking, no time limit of its own: :meth:`CspBlackHole.supports` keeps it
-to decks of at most :data:`MAX_CARDS` cards (e.g. 4 suits x 5 ranks).
+Plain backtracking with forward checking: :meth:`CspBlackHole.supports` keeps it to decks of at most
+:data:`MAX_CARDS` cards (e.g. 4 suits x 5 ranks). python-constraint has no time limit of its own, so the
+model's constraint functions check the clock every :data:`_CHECK_EVERY` calls and abandon the search at
+the deadline (UNKNOWN, "time limit"), which counts from the start of :meth:`CspBlackHole.solve`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,25 @@ from .base import Limits, Result, Status
 __all__ = ["MAX_CARDS", "CspBlackHole"]
 
 MAX_CARDS = 20  # python-constraint takes up to ~10 s on a lost 16-card deal
+_CHECK_EVERY = 1024  # constraint calls between two looks at the clock
+
+
+class _OutOfTime(Exception):
+    """Raised from inside python-constraint's search when the deadline passes."""
+
+
+def _clock(deadline: float) -> Any:
+    """A function for constraint checks to call: True, or _OutOfTime once ``deadline`` has passed."""
+    calls = 0
+
+    def tick() -> bool:
+        nonlocal calls
+        calls += 1
+        if calls % _CHECK_EVERY == 0 and time.perf_counter() >= deadline:
+            raise _OutOfTime
+        return True
+
+    return tick
 
 
 class CspBlackHole:
@@ -45,6 +66,7 @@ class CspBlackHole:
     def solve(self, instance: Instance, limits: Limits) -> Result:
         """Find a winning order or prove none exists (complete backtracking search)."""
         t0 = time.perf_counter()
+        tick = _clock(t0 + limits.seconds)
         rules = instance.rules
         fits = HoleRanks.of(rules).fits
         cards: list[tuple[int, int, Any]] = []  # (pile, depth, Card)
@@ -66,15 +88,21 @@ class CspBlackHole:
         for c in range(n):
             for d in range(n):
                 if c != d and not fits(cards[d][2].rank, cards[c][2].rank):
-                    problem.addConstraint(constraint.FunctionConstraint(lambda a, b: b != a + 1), (c, d))
+                    problem.addConstraint(
+                        constraint.FunctionConstraint(lambda a, b: tick() and b != a + 1), (c, d)
+                    )
         # A card goes after the card lying on it.
         for c in range(n - 1):
             if cards[c + 1][0] == cards[c][0]:
                 problem.addConstraint(
-                    constraint.FunctionConstraint(lambda below, above: above < below), (c, c + 1)
+                    constraint.FunctionConstraint(lambda below, above: tick() and above < below), (c, c + 1)
                 )
-        sol = problem.getSolution()
         stats = {"cards": float(n)}
+        try:
+            sol = problem.getSolution()
+        except _OutOfTime:
+            stats["seconds"] = time.perf_counter() - t0
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit")
         if not sol:
             stats["seconds"] = time.perf_counter() - t0
             return Result(Status.UNSOLVABLE, None, stats, self.name)

@@ -182,7 +182,7 @@ def search(
     f0, _ = evaluate(0)
     open_list: list[tuple[float, int, int]] = [(f0, next(tie), 0)]
     status = Status.UNSOLVABLE
-    check_every = 256
+    check_every = 1  # the clock costs ~0.1 us, an expansion of a large game up to seconds: look each time
     while open_list:
         f, _t, node = heapq.heappop(open_list)
         if node in dead:
@@ -202,7 +202,7 @@ def search(
             if time.perf_counter() > deadline or (max_nodes is not None and n_exp > max_nodes):
                 status = Status.UNKNOWN
                 break
-            if limits.memory_mb and n_exp % 4096 == 0 and _rss_mb() > limits.memory_mb:
+            if limits.memory_mb and n_exp % 256 == 0 and _rss_mb() > limits.memory_mb:
                 status = Status.UNKNOWN
                 stats["memory_out"] = 1
                 break

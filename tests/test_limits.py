@@ -1,0 +1,61 @@
+"""--limit covers everything after the command starts: dealing, model building, presolve and search.
+
+Each case once overran its limit by 5-150 s (issue 21): python-constraint had no clock, planning looked
+at the clock every 256 expansions (seconds each on a 100-pile Spider), cpsat-gaps built a model of
+billions of literals before its search began.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+RUN = "import sys; from patience.cli import main; sys.argv[0] = 'patience'; main()"
+SLACK_S = 2.5  # interpreter start-up and imports (before the clock starts), on a loaded machine
+
+
+def _timed(*args: str) -> tuple[float, str]:
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", RUN, *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return time.monotonic() - t0, p.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # python-constraint: a 20-card deal it needs 2.5-5 s for
+        ["black-hole:3", "--set", "ranks=5", "--set", "piles=19", "--backend", "csp"],
+        # planning: one expansion of a 100-pile Spider generates thousands of states
+        ["spider:1", "--set", "piles=100", "--backend", "planning"],
+        ["freecell:1", "--set", "decks=8", "--set", "piles=400", "--backend", "planning"],
+        # cpsat-gaps: the 4 x 20 model takes longer than the limit to build
+        ["gaps-basic-variant:1", "--set", "ranks=20", "--backend", "cpsat-gaps"],
+    ],
+)
+def test_limit_is_honoured(args: list[str]) -> None:
+    secs, out = _timed("solve", *args, "--limit", "1s")
+    assert secs < 1 + SLACK_S, out
+    assert "UNKNOWN" in out or "SOLVED" in out  # within the limit; an UNKNOWN names its limit
+    if "UNKNOWN" in out:
+        assert "limit" in out
+
+
+def test_a_model_too_large_is_unknown_at_once() -> None:
+    secs, out = _timed(
+        "solve",
+        "gaps-basic-variant:1",
+        "--set",
+        "suits=8",
+        "--set",
+        "ranks=40",
+        "-b",
+        "cpsat-gaps",
+        "--limit",
+        "60s",
+    )
+    assert "UNKNOWN" in out and "model too large" in out
+    assert secs < 1 + SLACK_S
