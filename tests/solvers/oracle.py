@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from patience.deals import deal
-from patience.engine import FOUNDATION, Engine
+from patience.engine import CELL, EMPTY, FOUNDATION, TABLEAU, Engine
 from patience.instance import Instance
 from patience.rules import RuleSet, list_games, load_game
 from patience.shrink import shrink
@@ -57,17 +57,18 @@ def brute_force(instance: Instance, max_states: int = MAX_STATES) -> bool:
     dropping only the redeal count when redeals are unlimited, since the engine never reads it
     then). Iterative (an explicit stack), so deep games do not hit Python's recursion limit.
 
-    It trusts exactly one thing besides apply/undo: :meth:`Engine.legal_moves`' move generation,
-    which offers a move to an empty pile, cell or foundation for the first empty one only and never
-    moves a whole pile onto an empty pile (the states it leaves out equal a generated one up to the
-    order of piles and cells, and the rules never read that order). Raises :class:`BruteForceLimit`
-    past ``max_states`` distinct states.
+    It trusts apply/undo and :meth:`Engine.legal_moves` for the moves it lists, but not the engine's
+    symmetry reductions (a move to an empty pile, cell or foundation offered for the first empty one
+    only; no whole pile onto an empty pile): :func:`_every_move` adds those moves back, so the oracle
+    would catch a wrong claim that two positions are equal up to the order of piles (it did: while
+    the stock deals onto the tableau the pile order matters). Raises :class:`BruteForceLimit` past
+    ``max_states`` distinct states.
     """
     e = Engine(instance)
     if e.is_won():
         return True
     seen = {_exact_state(e)}
-    stack: list[list[Any]] = [_ordered(e.legal_moves())]
+    stack: list[list[Any]] = [_ordered(_every_move(e))]
     while stack:
         moves = stack[-1]
         if not moves:
@@ -85,8 +86,29 @@ def brute_force(instance: Instance, max_states: int = MAX_STATES) -> bool:
         seen.add(s)
         if len(seen) > max_states:
             raise BruteForceLimit(f"{instance.game}: more than {max_states} states")
-        stack.append(_ordered(e.legal_moves()))
+        stack.append(_ordered(_every_move(e)))
     return False
+
+
+def _every_move(e: Engine) -> list[Any]:
+    """Every legal move, including those :meth:`Engine.legal_moves` leaves out by symmetry: the same
+    card or group to every other empty pile, free cell or foundation, and a whole pile onto an empty
+    pile where the rules let it move as a unit."""
+    moves = e.legal_moves()
+    empty = {
+        TABLEAU: [i for i, p in enumerate(e.piles) if not p],
+        CELL: [i for i, c in enumerate(e.cells) if c == EMPTY],
+        FOUNDATION: [i for i, f in enumerate(e.found) if not f],
+    }
+    out = set(moves)
+    for src, si, dst, di, cnt in moves:
+        if dst in empty and di in empty[dst]:
+            out.update((src, si, dst, j, cnt) for j in empty[dst])
+    if empty[TABLEAU]:
+        for i, p in enumerate(e.piles):
+            if p and e._whole_pile_movable(i):  # the test behind Engine.is_legal for a whole pile
+                out.update((TABLEAU, i, TABLEAU, j, len(p)) for j in empty[TABLEAU])
+    return list(out)
 
 
 def _ordered(moves: list[Any]) -> list[Any]:
@@ -112,7 +134,7 @@ LADDER: tuple[tuple[int, float, int | None], ...] = tuple(
 )
 MIX_SEEDS = range(30)
 GOOD_MIX = 4  # at least this many won and this many lost of MIX_SEEDS stops the ladder
-LADDER_STATES = 20_000  # a rung where some deal has more states is skipped (the oracle must be quick)
+LADDER_STATES = 100_000  # a rung where some deal has more states is skipped (the oracle must be quick)
 
 
 @cache
