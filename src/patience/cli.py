@@ -26,6 +26,7 @@ from .engine import Engine, MoveError
 from .families import FAMILIES, family_deal, parse_family
 from .instance import Instance, InstanceError, atomic_write, load_instance, parse_json
 from .interrupt import EXIT_INTERRUPTED, INTERRUPTED
+from .memguard import MEMORY_OUT, MemoryGuard
 from .rules import RuleError, list_games
 from .solvers.base import Limits, Result, Status, available_backends, solve, unsupported_reason
 from .validate import SolutionError, load_solution, replay, solution_json
@@ -312,7 +313,12 @@ def validate(instance: str, solution: str, as_json: bool) -> None:
 @click.option("--backend", "-b", default="auto", show_default=True, help="auto or a registered backend.")
 @click.option("--limit", default="30s", show_default=True, help="Wall-time limit, e.g. 10s, 500ms.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node limit (search backends).")
-@click.option("--max-mb", type=click.IntRange(1, MAX_MB), default=None, help="Memory limit in MB.")
+@click.option(
+    "--max-mb",
+    type=click.IntRange(1, MAX_MB),
+    default=None,
+    help="Memory limit in MB above the process's size when solving starts (UNKNOWN 'memory out').",
+)
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
@@ -349,14 +355,18 @@ def solve_cmd(
 
         if not family_supports(inst.rules):
             raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
+    guard = MemoryGuard(max_mb)  # resident set past its base + --max-mb: stopped like Ctrl-C
     try:
-        result = (
-            solve(inst, backend, limits)
-            if left > 0
-            else Result(Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0})
-        )
-    except KeyboardInterrupt:  # Ctrl-C: the deal is undecided; reported as UNKNOWN, exit 130 below
-        result = Result(Status.UNKNOWN, backend=backend, message=INTERRUPTED)
+        with guard:
+            result = (
+                solve(inst, backend, limits)
+                if left > 0
+                else Result(Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0})
+            )
+    except KeyboardInterrupt:  # Ctrl-C (exit 130 below) or the memory guard: the deal is undecided
+        result = Result(Status.UNKNOWN, backend=backend, message=MEMORY_OUT if guard.tripped else INTERRUPTED)
+    if max_mb is not None:
+        result.stats.update(base_mb=round(guard.base_mb, 1), peak_mb=round(guard.peak_mb, 1))
     why: list[str] | None = None
     if explain and result.status is Status.UNSOLVABLE:
         from .solvers.cpsat_blackhole import explain as explain_loss

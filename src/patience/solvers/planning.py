@@ -336,5 +336,7 @@ class PlanningSolver:
                 stats["seconds"] += stats2["seconds"]
         if status is Status.SOLVED and plan is not None:
             return Result(Status.SOLVED, moves_to_json(instance, plan), stats, self.name)
-        msg = "" if status is not Status.UNKNOWN else "limit reached"
+        msg = ""
+        if status is Status.UNKNOWN:
+            msg = "memory out" if stats.get("memory_out") else "limit reached"
         return Result(status, None, stats, self.name, msg)
