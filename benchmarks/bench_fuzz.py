@@ -49,6 +49,7 @@ HOSTILE_VALUES = ["-1", "0", "1", "2", "3", "-5", "1000000000", "1000000000000",
                   "-0", "99999999999999999999", "[" * 5000]  # fmt: skip
 GAMES = ["black-hole", "freecell", "klondike", "gaps-basic-variant", "spider", "mrs-mop", "golf",
          "worm-hole", "all-in-a-row", "canfield", "nosuchgame"]  # fmt: skip
+MAX_WAIT_S = 120.0  # a case is killed after this even when its --limit is longer (e.g. 99999999h)
 BACKENDS = ["auto", "dfs", "planning", "cpsat", "cpsat-only", "csp", "cpsat-gaps", "nosuch"]
 
 
@@ -303,7 +304,7 @@ def run_case(case: Case, env: dict[str, str], base: float) -> Outcome:
         p = subprocess.Popen(argv, cwd=work, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)  # fmt: skip
         try:
-            _, raw = p.communicate(timeout=budget + 5)
+            _, raw = p.communicate(timeout=min(budget, MAX_WAIT_S) + 5)
             code: int | None = p.returncode
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)  # the command and any workers it started

@@ -252,3 +252,24 @@ def test_unknown_top_level_key_in_a_solution_is_refused(tmp_path: Path, bh_solut
     assert "comment" in err
     sol.write_text(json.dumps(bh_solution))
     assert run("validate", str(inst), str(sol))[0] == 0  # the same file without it wins
+
+
+def test_output_keeps_mode_umask_and_symlinks(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    new, old, target, link = (tmp_path / n for n in ("new.json", "old.json", "target.json", "link.json"))
+    old.write_text("{}")
+    old.chmod(0o644)
+    target.write_text("{}")
+    link.symlink_to(target)
+    mask = os.umask(0o027)
+    try:
+        for out in (new, old, link):
+            code, _, err, exc = run("deal", "black-hole", "--seed", "1", "-o", str(out))
+            assert code == 0 and exc is None, err
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o640  # 0666 less the umask
+    assert stat.S_IMODE(old.stat().st_mode) == 0o644  # an existing file keeps its mode
+    assert link.is_symlink() and load_instance(target).game == "black-hole"  # the link's target was written
