@@ -273,3 +273,12 @@ def test_output_keeps_mode_umask_and_symlinks(tmp_path: Path) -> None:
     assert stat.S_IMODE(new.stat().st_mode) == 0o640  # 0666 less the umask
     assert stat.S_IMODE(old.stat().st_mode) == 0o644  # an existing file keeps its mode
     assert link.is_symlink() and load_instance(target).game == "black-hole"  # the link's target was written
+
+
+def test_absurd_swap_counts_are_refused(tmp_path: Path) -> None:
+    code, _, err, exc = run("solve", "black-hole:1", "-g", "planted:999999999999", "--limit", "1s")
+    assert_refused_well(code, err, exc, ok=())
+    assert "100000" in err
+    code, _, err, exc = run("generate", "black-hole", "--swaps", "999999999", "-o", str(tmp_path / "g"))
+    assert_refused_well(code, err, exc, ok=())
+    assert not (tmp_path / "g").exists()

@@ -36,6 +36,7 @@ from .validate import SolutionError, load_solution, replay, solution_json
 _STARTED = time.monotonic()
 MAX_DEALS = 1_000_000  # deals one estimate/compare/generate command runs; larger studies go in --seed slices
 MAX_MB = 1 << 20  # --max-mb: a terabyte
+MAX_SWAPS = 100_000  # card swaps of an instance family (-g planted:K, --swaps): far past a random deal
 
 BAD_INPUT = (InstanceError, RuleError, DealError, SolutionError, CardError, MoveError)
 
@@ -110,6 +111,8 @@ class GeneratorType(click.ParamType):
             self.fail(f"{value!r} is not a generator ({', '.join(sorted(GENERATORS))}) or an instance "
                       f"family ({'|'.join(FAMILIES)}, optionally :SWAPS)", param, ctx)  # fmt: skip
         family, swaps = spec
+        if swaps > MAX_SWAPS:
+            self.fail(f"{value!r}: {swaps} swaps, over the limit of {MAX_SWAPS}", param, ctx)
         if family == "random" and not swaps:
             return "portable"
         return f"{family}:{swaps}" if swaps else family
@@ -451,8 +454,8 @@ def generate_cmd(
     """
     if not 1 <= count <= MAX_DEALS:
         raise UsageError(f"-n {count}: must be between 1 and the limit of {MAX_DEALS} instances")
-    if swaps < 0:
-        raise UsageError(f"--swaps {swaps}: must be at least 0")
+    if not 0 <= swaps <= MAX_SWAPS:
+        raise UsageError(f"--swaps {swaps}: must be between 0 and the limit of {MAX_SWAPS}")
     overrides = _parse_sets(sets)
     insts = [family_deal(game, s, family, overrides or None, swaps) for s in range(seed, seed + count)]
     out = Path(outdir)
