@@ -298,9 +298,10 @@ def main() -> None:
                 rows.append(_record(f.result(), rows, log, t0))
         if log:
             log.close()
-    head = (
-        f"# Cross-check, Solvitaire seeds 1-{args.n}, {args.limit:g} s a solve, {args.workers} workers "
-        f"(load {load0} -> {load()}, {time.perf_counter() - t0:.0f} s)"
+    head = f"# Cross-check, Solvitaire seeds 1-{args.n}, {args.limit:g} s a solve, " + (
+        f"summarized from {args.log}"
+        if args.summarize
+        else f"{args.workers} workers (load {load0} -> {load()}, {time.perf_counter() - t0:.0f} s)"
     )
     lines, bad = report(rows, games, skipped, head)
     print("\n".join(lines), flush=True)
