@@ -54,6 +54,19 @@ def _check_backend(name: str) -> None:
         raise UsageError(f"--backend {name!r}: unknown (valid: {valid})")
 
 
+def _executor_and_store(
+    executor: str, workers: int | None, scheduler: str | None, db: str
+) -> tuple[Executor, Store]:
+    """Start the executor, then open the store: an unreachable scheduler creates no file, and a refused
+    store closes the executor again."""
+    ex = _executor(executor, workers, scheduler)
+    try:
+        return ex, _open(db)
+    except UsageError:
+        ex.close()
+        raise
+
+
 def _open(path: str, create: bool = True) -> Store:
     try:
         return open_store(path, create=create)
@@ -238,12 +251,7 @@ def estimate(
     limit_s = _parse_limit(limit)
     name, overrides = _prepare(game, count, seed, generator, sets, (backend,))
     job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides)
-    ex = _executor(executor, workers, scheduler)  # before the store: an unreachable scheduler creates no file
-    try:
-        store = _open(db)
-    except UsageError:
-        ex.close()
-        raise
+    ex, store = _executor_and_store(executor, workers, scheduler, db)
     try:
         rows, new, wall = _run(job, store, ex, quiet, retry)
     finally:
@@ -342,12 +350,7 @@ def compare(
     _check_executor(executor, workers, scheduler)
     limit_s = _parse_limit(limit)
     name, overrides = _prepare(game, count, seed, generator, sets, names)
-    ex = _executor(executor, workers, scheduler)  # before the store: an unreachable scheduler creates no file
-    try:
-        store = _open(db)
-    except UsageError:
-        ex.close()
-        raise
+    ex, store = _executor_and_store(executor, workers, scheduler, db)
     rows_by: dict[str, list[Row]] = {}
     try:
         for b in names:
