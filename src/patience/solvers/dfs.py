@@ -45,7 +45,7 @@ from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
 from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
-from .dominance import DOMINANCES, Dominances
+from .dominance import DOMINANCES, Dominances, chosen
 
 __all__ = ["DfsSolver", "search"]
 
@@ -201,10 +201,7 @@ class DfsSolver:
         self.streamline_share = streamline_share
         self.reach = reach
         self.hole_prunes = _hole_prunes(hole_prunes)
-        self.dominances = None if dominances is None else frozenset(dominances)
-        if self.dominances is not None and not self.dominances <= set(DOMINANCES):
-            bad = sorted(self.dominances - set(DOMINANCES))[0]
-            raise ValueError(f"unknown dominance {bad!r} (known: {', '.join(DOMINANCES)})")
+        self.dominances = chosen(dominances)
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine implements."""

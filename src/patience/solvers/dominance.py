@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from ..engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
 from ..rules import RuleSet
 
-__all__ = ["DOMINANCES", "Dominances", "applicable"]
+__all__ = ["DOMINANCES", "Dominances", "applicable", "chosen"]
 
 DOMINANCES: tuple[str, ...] = ("safe_deal", "safe_home", "partial_pile")
 """Names of the proven dominances, in the order a backend consults them."""
@@ -88,6 +88,18 @@ def _partial_pile_sound(rules: RuleSet) -> bool:
 _SOUND = {"safe_deal": _safe_deal_sound, "safe_home": _safe_home_sound, "partial_pile": _partial_pile_sound}
 
 
+def chosen(names: Iterable[str] | None) -> frozenset[str] | None:
+    """The dominance names asked for (None stays None: every one that applies); an unknown name is a
+    ValueError, so an ablation cannot silently switch off nothing."""
+    if names is None:
+        return None
+    got = frozenset(names)
+    bad = sorted(got - set(DOMINANCES))
+    if bad:
+        raise ValueError(f"unknown dominance {bad[0]!r} (known: {', '.join(DOMINANCES)})")
+    return got
+
+
 def applicable(rules: RuleSet) -> frozenset[str]:
     """The dominances that are sound for ``rules`` (a subset of :data:`DOMINANCES`)."""
     return frozenset(name for name in DOMINANCES if _SOUND[name](rules))
@@ -96,18 +108,15 @@ def applicable(rules: RuleSet) -> frozenset[str]:
 class Dominances:
     """The dominances in force for one engine, with how often each fired (``fired``).
 
-    ``names``: the rules to use, intersected with :func:`applicable` (None: every applicable rule).
-    Unknown names are a ValueError, so an ablation test cannot silently switch off nothing.
+    ``names``: the rules to use, intersected with :func:`applicable` (None: every applicable rule;
+    unknown names are a ValueError, see :func:`chosen`).
     """
 
     def __init__(self, engine: Engine, names: Iterable[str] | None = None) -> None:
         ok = applicable(engine.rules)
-        if names is not None:
-            names = frozenset(names)
-            bad = names - set(DOMINANCES)
-            if bad:
-                raise ValueError(f"unknown dominance {sorted(bad)[0]!r} (known: {', '.join(DOMINANCES)})")
-            ok &= names
+        asked = chosen(names)
+        if asked is not None:
+            ok &= asked
         self.e = engine
         self.on = ok
         self.fired: dict[str, int] = dict.fromkeys(DOMINANCES, 0)

@@ -38,7 +38,7 @@ from ..engine import Engine, Move, moves_to_json, unsupported
 from ..instance import Instance
 from ..rules import RuleSet
 from .base import Limits, Result, Status
-from .dominance import DOMINANCES, Dominances
+from .dominance import DOMINANCES, Dominances, chosen
 from .heuristics import Heuristic, pick_heuristic
 
 __all__ = ["PlanningSolver", "SearchConfig", "search", "prefers"]
@@ -52,7 +52,6 @@ class SearchConfig:
 
     mode: str = "greedy"
     weight: float = 1.0
-    safe_moves: bool = True  # False: no dominance at all (same as dominances=frozenset())
     dominances: frozenset[str] | None = None  # the dominances to use; None: every one that applies
     lifo: bool = False  # among equal priorities expand the newest node first (default: the oldest)
 
@@ -142,7 +141,7 @@ def search(
     max_nodes = limits.nodes
     e = Engine(instance)
     heur: Heuristic = pick_heuristic(e)
-    dom = Dominances(e, cfg.dominances if cfg.safe_moves else ())
+    dom = Dominances(e, cfg.dominances)
     adm, inf = heur.admissible, heur.informed
     greedy = cfg.mode == "greedy"
     anytime = cfg.mode == "anytime"
@@ -182,7 +181,6 @@ def search(
     f0, _ = evaluate(0)
     open_list: list[tuple[float, int, int]] = [(f0, next(tie), 0)]
     status = Status.UNSOLVABLE
-    check_every = 1  # the clock costs ~0.1 us, an expansion of a large game up to seconds: look each time
     while open_list:
         f, _t, node = heapq.heappop(open_list)
         if node in dead:
@@ -198,14 +196,14 @@ def search(
             break
         stats["expansions"] += 1
         n_exp = stats["expansions"]
-        if n_exp % check_every == 0 or max_nodes is not None:
-            if time.perf_counter() > deadline or (max_nodes is not None and n_exp > max_nodes):
-                status = Status.UNKNOWN
-                break
-            if limits.memory_mb and n_exp % 256 == 0 and _rss_mb() > limits.memory_mb:
-                status = Status.UNKNOWN
-                stats["memory_out"] = 1
-                break
+        # The clock every expansion (~0.1 us; one expansion of a large game can take seconds).
+        if time.perf_counter() > deadline or (max_nodes is not None and n_exp > max_nodes):
+            status = Status.UNKNOWN
+            break
+        if limits.memory_mb and n_exp % 256 == 0 and _rss_mb() > limits.memory_mb:
+            status = Status.UNKNOWN
+            stats["memory_out"] = 1
+            break
         moves = e.legal_moves()
         sm = dom.forced(moves)
         if sm is not None:
@@ -289,10 +287,7 @@ class PlanningSolver:
         self.mode = mode
         self.weight = weight
         self.improve = improve
-        self.dominances = None if dominances is None else frozenset(dominances)
-        if self.dominances is not None and not self.dominances <= set(DOMINANCES):
-            bad = sorted(self.dominances - set(DOMINANCES))[0]
-            raise ValueError(f"unknown dominance {bad!r} (known: {', '.join(DOMINANCES)})")
+        self.dominances = chosen(dominances)
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine supports."""
