@@ -29,13 +29,13 @@ from __future__ import annotations
 import heapq
 import itertools
 import marshal
-import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..engine import Engine, Move, moves_to_json, unsupported
 from ..instance import Instance
+from ..memguard import MEMORY_OUT, rss_mb
 from ..rules import RuleSet
 from .base import Limits, Result, Status
 from .dominance import DOMINANCES, Dominances, chosen
@@ -65,15 +65,6 @@ class SearchConfig:
 def prefers(rules: RuleSet) -> bool:
     """True for rearrangement games (tableau building), where ``auto`` should pick this backend."""
     return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
-
-
-def _rss_mb() -> float:
-    """Resident memory of this process in MB (Linux /proc; 0 where unavailable)."""
-    try:
-        with open(f"/proc/{os.getpid()}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 class _Tree:
@@ -200,7 +191,7 @@ def search(
         if time.perf_counter() > deadline or (max_nodes is not None and n_exp > max_nodes):
             status = Status.UNKNOWN
             break
-        if limits.memory_mb and n_exp % 256 == 0 and _rss_mb() > limits.memory_mb:
+        if limits.memory_mb and n_exp % 256 == 0 and (rss_mb() or 0.0) > limits.memory_mb:
             status = Status.UNKNOWN
             stats["memory_out"] = 1
             break
@@ -333,5 +324,5 @@ class PlanningSolver:
             return Result(Status.SOLVED, moves_to_json(instance, plan), stats, self.name)
         msg = ""
         if status is Status.UNKNOWN:
-            msg = "memory out" if stats.get("memory_out") else "limit reached"
+            msg = MEMORY_OUT if stats.get("memory_out") else "limit reached"
         return Result(status, None, stats, self.name, msg)
