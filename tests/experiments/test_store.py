@@ -19,6 +19,17 @@ def _digest(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _foreign_results_table(db, application_id=None):
+    """A SQLite file with a one-row table named like ours but not ours (optionally with our marker)."""
+    con = sqlite3.connect(db)
+    if application_id is not None:
+        con.execute(f"PRAGMA application_id={application_id}")
+    con.execute("CREATE TABLE results (x)")
+    con.execute("INSERT INTO results VALUES (1)")
+    con.commit()
+    con.close()
+
+
 def test_round_trip_markers_and_wal(tmp_path):
     db = tmp_path / "r.sqlite"
     with open_store(db) as store:
@@ -59,11 +70,7 @@ def test_corrupt_file_refused_and_untouched(tmp_path, content, message):
 
 def test_foreign_sqlite_refused_and_untouched(tmp_path):
     db = tmp_path / "other.sqlite"
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE results (x)")
-    con.execute("INSERT INTO results VALUES (1)")
-    con.commit()
-    con.close()
+    _foreign_results_table(db)
     before = _digest(db)
     with pytest.raises(StoreError, match="another program"):
         open_store(db)
@@ -146,12 +153,7 @@ def test_check_constraints_refuse_bad_rows(tmp_path):
 
 def test_our_marker_with_another_table_is_refused_untouched(tmp_path):
     db = tmp_path / "r.sqlite"
-    con = sqlite3.connect(db)
-    con.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    con.execute("CREATE TABLE results (x)")
-    con.execute("INSERT INTO results VALUES (1)")
-    con.commit()
-    con.close()
+    _foreign_results_table(db, APPLICATION_ID)
     before = _digest(db)
     with pytest.raises(StoreError, match="not its results table"):
         open_store(db)
