@@ -153,7 +153,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..engine import CELL, FOUNDATION, TABLEAU, Engine, Move, moves_to_json
+from ..engine import CELL, FOUNDATION, TABLEAU, Engine
 from ..holes import HoleRanks, is_hole_game
 from ..instance import Instance
 from ..interrupt import run_stoppable
@@ -703,7 +703,7 @@ def to_moves(inst: Instance, deal: HoleDeal, events: list[Any]) -> list[dict[str
     """Replay events in an Engine (each must be legal there) and return the JSON moves."""
     eng = Engine(inst)
     in_cell: dict[int, int] = {}
-    played: list[Move] = []
+    moves: list[dict[str, Any]] = []
     for _, kind, c, h in events:
         if kind == 0:
             move = (TABLEAU, deal.pile[c], CELL, 0, 1)
@@ -714,9 +714,9 @@ def to_moves(inst: Instance, deal: HoleDeal, events: list[Any]) -> list[dict[str
             move = (TABLEAU, deal.pile[c], FOUNDATION, h, 1)
         if eng.moved_card(move) != deal.code[c] or not eng.is_legal(move):
             raise RuntimeError(f"decoded move {move} for card {deal.texts[c]} is not legal in the engine")
-        played.append(move)
+        moves.append(eng.move_to_json(move))  # the engine's one JSON writer, read before the move
         eng.apply(move)
-    return list(moves_to_json(inst, played))
+    return moves
 
 
 def _order_events(order: list[int]) -> list[Any]:
