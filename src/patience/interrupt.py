@@ -4,7 +4,8 @@
   remembered and raised as :class:`KeyboardInterrupt` when the call returns, instead of surfacing as a
   ``SystemError`` ("returned a result with an exception set") from numba's call boundary.
 - :func:`run_stoppable` runs a blocking native call (CP-SAT's solve) in a helper thread so the main thread
-  still receives Ctrl-C, asks the call to stop, and re-raises :class:`KeyboardInterrupt`.
+  still receives Ctrl-C, asks the call to stop, and re-raises :class:`KeyboardInterrupt`;
+  :func:`solve_cpsat` is that for a CP-SAT solve, used by every CP-SAT backend.
 - :func:`worker_init` is the initializer of pool workers: they ignore SIGINT (the parent alone decides
   what an interrupt means) and are killed when their parent dies, even by ``kill -9``.
 
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-__all__ = ["EXIT_INTERRUPTED", "INTERRUPTED", "deferred", "run_stoppable", "worker_init"]
+__all__ = ["EXIT_INTERRUPTED", "INTERRUPTED", "deferred", "run_stoppable", "solve_cpsat", "worker_init"]
 
 INTERRUPTED = "interrupted"
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -83,6 +84,14 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], Any]) -> T:
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+def solve_cpsat(solver: Any, model: Any) -> Any:
+    """``solver.solve(model)`` for an OR-Tools CP-SAT solver that Ctrl-C stops at once (KeyboardInterrupt,
+    not a silent "time limit"): CP-SAT's own SIGINT handler is switched off and :func:`run_stoppable`
+    stops the search instead."""
+    solver.parameters.catch_sigint_signal = False
+    return run_stoppable(lambda: solver.solve(model), solver.stop_search)
 
 
 def _reap(thread: threading.Thread, seconds: float = 2.0) -> None:

@@ -156,7 +156,7 @@ from ortools.sat.python import cp_model
 from ..engine import CELL, FOUNDATION, TABLEAU, Engine
 from ..holes import HoleRanks, is_hole_game
 from ..instance import Instance
-from ..interrupt import run_stoppable
+from ..interrupt import solve_cpsat
 from ..rules import RuleSet
 from ..validate import replay
 from .base import Limits, Result, Status
@@ -616,11 +616,6 @@ def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -
 
 
 # Solving ------------------------------------------------------------------------------------------
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
-    """``solver.solve(model)`` that Ctrl-C stops at once: KeyboardInterrupt, not a silent "time limit"."""
-    return run_stoppable(lambda: solver.solve(model), solver.stop_search)
-
-
 def _parameters(
     seconds: float, workers: int, formulation: str = "table", probing: int = 0
 ) -> cp_model.CpSolver:
@@ -628,7 +623,6 @@ def _parameters(
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = workers
     solver.parameters.cp_model_probing_level = probing
-    solver.parameters.catch_sigint_signal = False  # Ctrl-C is ours: run_stoppable stops the search
     if formulation == "table":
         # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing;
         # the circuit model, on the other hand, needs it (measured: 2-3x slower without).
@@ -753,7 +747,7 @@ def max_cards_removed(
     if incumbent:
         _hint_order(v, incumbent)
     solver = _parameters(seconds, workers, v.formulation)
-    status = _solve(solver, m)
+    status = solve_cpsat(solver, m)
     stats = _solver_stats(solver, "max_")
     found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     bound = deal.n if not found else int(min(deal.n, solver.best_objective_bound))
@@ -844,13 +838,13 @@ class CpSatBlackHole:
         if not hard:
             first = left if self.probe_after is None else min(left, self.probe_after)
             solver = _parameters(first, self.workers, v.formulation)
-            status = _solve(solver, v.model)
+            status = solve_cpsat(solver, v.model)
             stats.update(_solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
         if status == cp_model.UNKNOWN and left > 0.05:
             # Second stage: the same model with probing presolve (module docstring, "Parameters").
             solver = _parameters(left, self.workers, v.formulation, probing=2)
-            status = _solve(solver, v.model)
+            status = solve_cpsat(solver, v.model)
             for key, value in _solver_stats(solver).items():
                 stats[key] = stats.get(key, 0.0) + value
             stats["probing_stage"] = 1.0
@@ -927,7 +921,7 @@ def explain(inst: Instance, seconds: float = 10.0) -> list[str] | None:
         m.clear_assumptions()
         m.add_assumptions([v.facts[key][0] for key in subset])
         solver = _parameters(budget, 1, v.formulation, probing)  # cores need a single worker
-        status = _solve(solver, m)
+        status = solve_cpsat(solver, m)
         if status == cp_model.INFEASIBLE:
             core = set(solver.sufficient_assumptions_for_infeasibility())
             return True, [key for key in subset if v.facts[key][0].index in core]

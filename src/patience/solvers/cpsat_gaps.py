@@ -132,7 +132,7 @@ from ortools.sat.python import cp_model
 
 from ..engine import EMPTY, GRID, Engine
 from ..instance import Instance
-from ..interrupt import run_stoppable
+from ..interrupt import solve_cpsat
 from ..rules import RuleSet
 from ..validate import replay
 from .base import Limits, Result, Status
@@ -592,18 +592,12 @@ def _events(v: ModelVars) -> None:
 
 
 # Solving ------------------------------------------------------------------------------------------
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Any:
-    """``solver.solve(model)`` that Ctrl-C stops at once: KeyboardInterrupt, not a silent "time limit"."""
-    return run_stoppable(lambda: solver.solve(model), solver.stop_search)
-
-
 def _parameters(v: ModelVars, seconds: float, workers: int) -> cp_model.CpSolver:
     """CP-SAT parameters per formulation (measured choices: module docstring)."""
     solver = cp_model.CpSolver()
     p = solver.parameters
     p.max_time_in_seconds = max(seconds, 0.01)
     p.num_workers = workers
-    p.catch_sigint_signal = False  # Ctrl-C is ours: run_stoppable stops the search
     if v.formulation == "steps":
         # Presolve, probing, symmetry detection and inprocessing cost seconds on this large clausal model
         # and pay nothing back; forward search in time (a DFS with clause learning) refutes best.
@@ -696,7 +690,7 @@ class CpSatGaps:
         if left <= 0:
             return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
         solver = _parameters(v, left, self.workers)
-        status = _solve(solver, v.model)
+        status = solve_cpsat(solver, v.model)
         stats.update(
             conflicts=float(solver.num_conflicts),
             branches=float(solver.num_branches),
