@@ -34,7 +34,9 @@ def test_supported_games(game: str) -> None:
     assert unsupported_reason(load_game(game).rules) is None
 
 
-@pytest.mark.parametrize("game", ["black-hole", "spider", "gaps", "canfield", "golf", "thirty-six"])
+@pytest.mark.parametrize(
+    "game", ["black-hole", "spider", "gaps", "canfield", "golf", "thirty-six", "klondike", "spider-1-suit"]
+)
 def test_unsupported_games_name_the_feature(game: str) -> None:
     reason = unsupported_reason(load_game(game).rules)
     assert reason
@@ -94,7 +96,13 @@ def test_cli_writes_both_files(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["black-hole:1"], ["nosuchfile.json"], ["freecell:1", "--name", "9bad"], ["freecell:1", "--set", "x"]],
+    [
+        ["black-hole:1"],
+        ["klondike:1"],
+        ["nosuchfile.json"],
+        ["freecell:1", "--name", "9bad"],
+        ["freecell:1", "--set", "x"],
+    ],
 )
 def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path: Path, args: list[str]) -> None:
     out = tmp_path / "out"

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from .engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move, MoveError
 from .instance import Instance
 from .rules import RuleSet
+from .solvers.base import hides_cards
 
 __all__ = ["PddlError", "PddlTask", "export", "plan_to_moves", "unsupported_reason"]
 
@@ -49,6 +50,11 @@ def unsupported_reason(rules: RuleSet) -> str | None:
     """Why these rules cannot be exported to PDDL, or None when they can."""
     t, f, s = rules.tableau, rules.foundations, rules.stock
     checks = [
+        (
+            hides_cards(rules),
+            "thoughtful: false (a PDDL task is fully observable; export the thoughtful variant, e.g. "
+            "--set thoughtful=true)",
+        ),
         (rules.gaps.rows > 0, "Gaps rows"),
         (f.kind != "suits", f"foundations.kind={f.kind}"),
         (rules.deck.decks != 1, "several decks"),
