@@ -142,7 +142,7 @@ def test_unsupported_solve_exits_2_before_any_work(
     def no_work(*_: object, **__: object) -> None:
         raise AssertionError("a backend ran on an unsupported pair")
 
-    monkeypatch.setattr("patience.cli.solve", no_work)
+    monkeypatch.setattr("patience.cli.solve.solve", no_work)
     out_file = tmp_path / "sol.json"
     code, out, err = run("solve", *args, "-o", str(out_file))
     assert code == 2

@@ -176,7 +176,7 @@ def _no_work(*_args, **_kwargs):
 def test_unsupported_pair_exits_2_before_any_work(fake_backends, tmp_path, monkeypatch, args, message):
     """One line naming the backends that do support the game; no job runs, the store is not created."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("patience.experiments.commands.run_job", _no_work)
+    monkeypatch.setattr("patience.experiments.runner.run_job", _no_work)
     r = run(*args, "--db", tmp_path / "r.sqlite")
     assert r.exit_code == 2, r.output
     assert r.output.startswith("error: ") and message in r.output and r.output.count("\n") == 1

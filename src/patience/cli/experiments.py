@@ -1,4 +1,5 @@
-"""The ``estimate``, ``compare`` and ``report`` commands (registered on :data:`patience.cli.main`).
+"""``patience estimate``, ``compare`` and ``report``: win rates, backend comparisons and figures from
+batches of deals stored in a results store (:mod:`patience.experiments` does the work).
 
 Same conventions as the rest of the CLI: bad input (unknown game or backend, a corrupt or foreign
 results file, an unreachable scheduler) is one ``error:`` line on stderr and exit 2, with nothing written.
@@ -8,227 +9,30 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..cli import (
-    GENERATOR,
-    GENERATOR_HELP,
-    MAX_DEALS,
-    UsageError,
-    _emit_json,
-    _guard,
-    _parse_limit,
-    _parse_sets,
-    say_error,
-)
-from ..deals import GENERATORS, deal
-from ..interrupt import EXIT_INTERRUPTED, INTERRUPTED
-from ..rules import load_game
-from ..solvers.base import available_backends, unsupported_reason
-from .executors import EXECUTORS, Executor, ExecutorError, make_executor
-from .runner import Job, run_job, summarize
-from .store import Row, Store, StoreError, open_store
+from .backends import check_backend
+from .batch import batch_options, check_executor, executor_and_store, open_results, prepare, run_batch
+from .errors import EXIT_NOT_WON, UsageError, guard
+from .limits import parse_limit
+from .output import emit_json
 
 __all__ = ["compare", "estimate", "report"]
-
-
-def _coerce_sets(sets: tuple[str, ...]) -> dict[str, Any]:
-    """``--set`` values as JSON where they parse (``cells=2`` -> 2), so equal rules get equal keys."""
-    out = {}
-    for k, v in _parse_sets(sets).items():
-        try:
-            out[k] = json.loads(v)
-        except ValueError:
-            out[k] = v
-    return out
-
-
-def _check_backend(name: str) -> None:
-    if name != "auto" and name not in available_backends():
-        valid = ", ".join(["auto", *available_backends()])
-        raise UsageError(f"--backend {name!r}: unknown (valid: {valid})")
-
-
-def _executor_and_store(
-    executor: str, workers: int | None, scheduler: str | None, db: str
-) -> tuple[Executor, Store]:
-    """Start the executor, then open the store: an unreachable scheduler creates no file, and a refused
-    store closes the executor again."""
-    ex = _executor(executor, workers, scheduler)
-    try:
-        return ex, _open(db)
-    except UsageError:
-        ex.close()
-        raise
-
-
-def _open(path: str, create: bool = True) -> Store:
-    try:
-        return open_store(path, create=create)
-    except StoreError as err:
-        raise UsageError(str(err)) from None
-
-
-def _prepare(
-    game: str, n: int, seed: int, generator: str, sets: tuple[str, ...], backends: tuple[str, ...]
-) -> tuple[str, dict[str, Any]]:
-    """Canonical game name and overrides; deals the first and last seed and checks that every backend
-    supports the rules here, so bad input (an unsupported pair, a hidden-information game) fails before
-    any work starts or the store is opened."""
-    if not 1 <= n <= MAX_DEALS:
-        raise UsageError(f"-n {n}: must be between 1 and the limit of {MAX_DEALS} deals (use --seed slices)")
-    if seed < 0:
-        raise UsageError(f"--seed {seed}: seeds are >= 0")
-    overrides = _coerce_sets(sets)
-    name = load_game(game, overrides).name
-    first = deal(name, seed, generator, overrides or None)
-    deal(name, seed + n - 1, generator, overrides or None)
-    for b in backends:
-        reason = unsupported_reason(first.rules, name, b)
-        if reason is not None:
-            raise UsageError(reason)
-    return name, overrides
-
-
-def _check_executor(executor: str, workers: int | None, scheduler: str | None) -> None:
-    if workers is not None and workers < 0:
-        raise UsageError(f"--workers {workers}: must be >= 0")
-    if scheduler and executor != "dask":
-        raise UsageError("--scheduler needs --executor dask")
-
-
-def _executor(executor: str, workers: int | None, scheduler: str | None) -> Executor:
-    try:
-        return make_executor(executor, workers, scheduler)
-    except ExecutorError as err:
-        raise UsageError(str(err)) from None
-
-
-@contextmanager
-def _progress(label: str, quiet: bool):
-    """A rich progress bar on stderr (deals, rate, ETA, verdict counts); yields (on_start, on_row)."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text("?/s" if speed is None else f"{speed:.1f}/s", style="progress.data.speed")
-
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(bar_width=20),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[counts]}"),
-        console=console,
-        disable=quiet or not console.is_terminal,
-        transient=False,
-    )
-    counts: dict[str, int] = {}
-    state: dict[str, Any] = {}
-
-    def on_start(todo: int, done: int) -> None:
-        desc = label + (f" ({done} stored)" if done else "")
-        state["task"] = progress.add_task(desc, total=todo, counts="")
-
-    def on_row(row: Row) -> None:
-        counts[row.status] = counts.get(row.status, 0) + 1
-        text = " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-        progress.update(state["task"], advance=1, counts=text)
-
-    with progress:
-        yield on_start, on_row
-
-
-def _run(
-    job: Job, store: Store, ex: Executor, quiet: bool, retry: tuple[str, ...] = ()
-) -> tuple[list[Row], int, float]:
-    """Run a job with a progress bar; returns (rows, new rows, wall seconds). Ctrl-C keeps what is stored."""
-    new = 0
-    t0 = time.perf_counter()
-    label = f"{job.game} {job.backend}"
-    with _progress(label, quiet) as (on_start, on_row):
-
-        def count(row: Row) -> None:
-            nonlocal new
-            new += 1
-            on_row(row)
-
-        try:
-            rows = run_job(job, store, ex, on_start, count, retry)
-        except KeyboardInterrupt:
-            ex.abort()  # workers end now, not after their deals' time limits; their deals are not stored
-            click.echo(f"{INTERRUPTED}: {new} new results stored in {store.path}; rerun to resume", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        except (ExecutorError, StoreError) as err:  # a worker died, or a row our store refuses: a bug
-            say_error(str(err))
-            sys.exit(3)
-    return rows, new, time.perf_counter() - t0
 
 
 def _fmt_s(x: float) -> str:
     return f"{x * 1000:.0f}ms" if x < 1 else f"{x:.2f}s"
 
 
-_common = [
-    click.option("-n", "count", type=int, required=True, help="Number of deals (seeds S..S+N-1)."),
-    click.option("--seed", type=int, default=1, show_default=True, help="First seed."),
-    click.option("--limit", default="10s", show_default=True, help="Wall-time limit per deal, e.g. 10s."),
-    click.option(
-        "--workers", "-j", type=int, default=None, help="Worker processes (default: all CPUs; 0: inline)."
-    ),
-    click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True),
-    click.option(
-        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (--executor dask)."
-    ),
-    click.option(
-        "--db", default="results.sqlite", show_default=True, help="SQLite results store (resumable)."
-    ),
-    click.option(
-        "--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP
-    ),
-    click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter."),
-    click.option(
-        "--retry",
-        multiple=True,
-        type=click.Choice(["error", "unknown", "unsupported"]),
-        help="Solve stored results with this status again.",
-    ),
-    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
-]
-
-
-def _options(fn: Any) -> Any:
-    for opt in reversed(_common):
-        fn = opt(fn)
-    return fn
-
-
 @click.command()
 @click.argument("game")
 @click.option("--backend", "-b", default="auto", show_default=True, help="auto or a registered backend.")
-@_options
+@batch_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
-@_guard
+@guard
 def estimate(
     game: str,
     backend: str,
@@ -246,14 +50,18 @@ def estimate(
     as_json: bool,
 ) -> None:
     """Estimate the win rate of GAME over N seeded deals (conservative Wilson 95% interval)."""
-    _check_backend(backend)
-    _check_executor(executor, workers, scheduler)
-    limit_s = _parse_limit(limit)
-    name, overrides = _prepare(game, count, seed, generator, sets, (backend,))
+    from ..deals import GENERATORS
+    from ..experiments.runner import Job, summarize
+    from ..rules import load_game
+
+    check_backend(backend)
+    check_executor(executor, workers, scheduler)
+    limit_s = parse_limit(limit)
+    name, overrides = prepare(game, count, seed, generator, sets, (backend,))
     job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides)
-    ex, store = _executor_and_store(executor, workers, scheduler, db)
+    ex, store = executor_and_store(executor, workers, scheduler, db)
     try:
-        rows, new, wall = _run(job, store, ex, quiet, retry)
+        rows, new, wall = run_batch(job, store, ex, quiet, retry)
     finally:
         ex.close()
         store.close()
@@ -278,7 +86,7 @@ def estimate(
         if ref is not None:
             out["reference_percent"] = ref
             out["reference_inside"] = summ.estimate.contains(ref)
-        _emit_json(out)
+        emit_json(out)
         return
     e = summ.estimate
     rules = "".join(f" {k}={v}" for k, v in sorted(overrides.items()))
@@ -305,7 +113,7 @@ def estimate(
 @click.command()
 @click.argument("game")
 @click.option("--backends", "-b", required=True, help="Comma-separated backends, e.g. cpsat,dfs.")
-@_options
+@batch_options
 @click.option(
     "--conflicts",
     "conflicts_dir",
@@ -315,7 +123,7 @@ def estimate(
 )
 @click.option("--json", "as_json", is_flag=True, help="Everything as JSON (per deal and summary).")
 @click.option("--csv", "as_csv", is_flag=True, help="One CSV line per deal.")
-@_guard
+@guard
 def compare(
     game: str,
     backends: str,
@@ -338,7 +146,9 @@ def compare(
 
     Exit 1 when backends disagree (SOLVED vs UNSOLVABLE on a deal); those deals are saved in --conflicts.
     """
-    from .compare import compare_rows, save_conflicts
+    from ..experiments.compare import compare_rows, save_conflicts
+    from ..experiments.runner import Job
+    from ..experiments.store import Row
 
     names = tuple(b.strip() for b in backends.split(",") if b.strip())
     if len(names) < 2 or len(set(names)) != len(names):
@@ -346,16 +156,16 @@ def compare(
     if as_json and as_csv:
         raise UsageError("--json and --csv: choose one")
     for b in names:
-        _check_backend(b)
-    _check_executor(executor, workers, scheduler)
-    limit_s = _parse_limit(limit)
-    name, overrides = _prepare(game, count, seed, generator, sets, names)
-    ex, store = _executor_and_store(executor, workers, scheduler, db)
+        check_backend(b)
+    check_executor(executor, workers, scheduler)
+    limit_s = parse_limit(limit)
+    name, overrides = prepare(game, count, seed, generator, sets, names)
+    ex, store = executor_and_store(executor, workers, scheduler, db)
     rows_by: dict[str, list[Row]] = {}
     try:
         for b in names:
             job = Job(name, range(seed, seed + count), b, limit_s, generator, overrides)
-            rows_by[b], _, _ = _run(job, store, ex, quiet, retry)
+            rows_by[b], _, _ = run_batch(job, store, ex, quiet, retry)
     finally:
         ex.close()
         store.close()
@@ -364,13 +174,13 @@ def compare(
     if as_json:
         out = cmp.to_json()
         out["saved"] = [str(p) for p in saved]
-        _emit_json(out)
+        emit_json(out)
     elif as_csv:
         click.echo(cmp.to_csv().rstrip("\n"))
     else:
         _print_comparison(cmp, saved)
     if cmp.conflicts:
-        sys.exit(1)
+        sys.exit(EXIT_NOT_WON)
 
 
 def _print_comparison(cmp: Any, saved: list[Path]) -> None:
@@ -432,14 +242,16 @@ def _print_comparison(cmp: Any, saved: list[Path]) -> None:
 )
 @click.option("--game", default=None, help="Only this game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-group summary as JSON.")
-@_guard
+@guard
 def report(db: str, out_dir: str, game: str | None, as_json: bool) -> None:
     """Figures (PNG) from a results store: win rates with intervals, time distributions, cards removed."""
-    from .report import group_rows, label, make_report
+    from ..experiments.report import group_rows, label, make_report
+    from ..experiments.runner import summarize
+    from ..rules import load_game
 
     if not Path(db).exists():
         raise UsageError(f"{db}: no such results file")
-    store = _open(db, create=False)
+    store = open_results(db, create=False)
     try:
         rows = store.rows(game=load_game(game).name) if game else store.rows()
     finally:
@@ -449,7 +261,7 @@ def report(db: str, out_dir: str, game: str | None, as_json: bool) -> None:
     groups = group_rows(rows)
     written = make_report(rows, out_dir)
     if as_json:
-        _emit_json(
+        emit_json(
             {
                 "groups": [
                     {
