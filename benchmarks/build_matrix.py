@@ -43,8 +43,9 @@ from bench_dfs import BHS, HOLE_GAMES
 from bench_dfs import peer as bhs_peer
 
 from patience.cards import Deck
-from patience.deals import deal, layout_from_order
+from patience.deals import deal
 from patience.formats import to_board_text, to_solvitaire
+from patience.generators import layout_from_order
 from patience.instance import Instance
 from patience.rules import GameFile, RuleError, list_games, load_game
 from patience.solvers.base import Limits, Status, solve, supporting_backends

@@ -1,4 +1,4 @@
-"""Deal generators: frozen golden deals, the C++ mt19937 sequence, PySol/MS boards, peer cross-checks."""
+"""Deal generators: frozen golden deals, PySol/MS boards, peer cross-checks (the mt19937 stream: test_rng)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from patience.cards import Card, Deck
-from patience.deals import GENERATORS, DealError, deal, layout_from_order, mt19937, shuffle_mt
+from patience.deals import GENERATORS, DealError, deal
 from patience.formats import to_board_text, to_fcsolve, to_solvitaire
+from patience.generators import layout_from_order
 from patience.rules import list_games, load_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,24 +60,6 @@ KH 3S 9C
 3H TD 2H
 2S 4S 6H
 """
-
-
-# The random number generator ----------------------------------------------------------------------
-def test_mt19937_matches_cpp() -> None:
-    """The C++ standard requires the 10000th output of a default-seeded mt19937 to be 4123659995."""
-    rng = mt19937(5489)
-    assert [rng.getrandbits(32) for _ in range(3)] == [3499211612, 581869302, 3890346734]
-    for _ in range(9996):
-        rng.getrandbits(32)
-    assert rng.getrandbits(32) == 4123659995
-    assert mt19937(1).getrandbits(32) == 1791095845
-
-
-def test_shuffle_is_a_permutation() -> None:
-    """The bucket shuffle keeps every card exactly once."""
-    cards = Deck().cards()
-    out = shuffle_mt(cards, 123)
-    assert sorted(out) == sorted(cards) and out != cards
 
 
 # Portable deals -----------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 
 from patience.cards import Card, parse_card
 from patience.cli import main
-from patience.deals import deal, gaps_redeal_shuffle
+from patience.deals import deal
 from patience.engine import EMPTY, GRID, REDEAL, Engine, moves_to_json
 from patience.instance import Instance, Layout
+from patience.rng import gaps_redeal_shuffle
 from patience.solvers.base import Limits, Status, solve
 from patience.validate import replay
 

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from patience.cli import main
 from patience.deals import DealError, deal
-from patience.families import FAMILIES, _plant_ranks, _RankWalk, _stream, family_deal, planted_deal
+from patience.families import FAMILIES, _plant_ranks, _RankWalk, family_deal, planted_deal
 from patience.instance import Instance, load_instance
+from patience.rng import stream
 from patience.solvers.base import Limits, Status, solve
 from patience.validate import replay
 
@@ -89,7 +90,7 @@ def test_planted_search_finds_an_order_exactly_when_one_exists() -> None:
         walk = _RankWalk(R, rng.random() < 0.5, rng.random() < 0.3, rng.random() < 0.3)
         counts = [0] + [rng.randint(0, 3) for _ in range(R)]
         tops = [rng.randint(0, R) for _ in range(rng.randint(1, 3))]
-        got = _plant_ranks(walk, tops, counts, _stream(k, "test"), 10**6, set())
+        got = _plant_ranks(walk, tops, counts, stream(k, "test"), 10**6, set())
         assert (got is not None) is _Brute(walk).wins(tuple(tops), tuple(counts)), (walk, tops, counts)
         if got is not None:
             found += 1

@@ -15,7 +15,7 @@ and the state key keeps the pile order. The validator in
 
 Gaps games use the ``grid`` area. When no gap can be filled and redeals remain, the only move is
 :data:`REDEAL`: the cards not in sequence from the left of each row are gathered and laid out again in
-the seeded order of :func:`patience.deals.gaps_redeal_shuffle`, one gap right after each row's sequence.
+the seeded order of :func:`patience.rng.gaps_redeal_shuffle`, one gap right after each row's sequence.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from .cards import Deck, colour_of_suit
-from .deals import gaps_redeal_shuffle
 from .holes import HoleRanks, is_hole_game
 from .instance import Instance
+from .rng import gaps_redeal_shuffle
 
 __all__ = [
     "TABLEAU",

@@ -6,7 +6,7 @@ be, and ``swaps=K`` random transpositions of tableau cards move either of them t
 
 Families (``FAMILIES``):
 
-``random`` -- exactly ``deals.deal(game, seed, "portable", overrides)``.
+``random`` -- exactly the ``portable`` deal (:data:`patience.generators.PORTABLE`).
 
 ``planted`` -- a randomized depth-first search draws a legal order in which every tableau card goes to
 the holes: each step picks a random hole and a random remaining card whose rank fits that hole's top
@@ -26,28 +26,32 @@ Worm Hole and Binary Star deals 1-5 are all won), so it is the ordered end of th
 foundations, no building, no stock, no reserve, no cards dealt to cells (an empty free cell, as in
 Worm Hole, is fine and simply unused). Several holes (Binary Star) and generalized decks work.
 
-Randomness is portable: Mersenne Twister streams (:func:`deals.mt19937`) seeded from
-sha256("<seed>:<purpose>"), drawn with :func:`deals.draw_below` (the portable shuffle's bucket draw),
-so a (game, overrides, seed, family, swaps) always gives the same deal.
+Randomness is portable: Mersenne Twister streams (:func:`patience.rng.stream`) seeded from
+sha256("<seed>:<purpose>"), drawn with :func:`patience.rng.draw_below` (the portable shuffle's bucket
+draw), so a (game, overrides, seed, family, swaps) always gives the same deal.
+
+Each family is a :class:`~patience.generators.Generator` (:data:`FAMILY_GENERATORS`), so
+:func:`patience.deals.deal` deals it like any other generator (``-g planted:8``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import combinations_with_replacement
 from math import comb
 from typing import Any
 
 from .cards import Card, Deck
-from .deals import DealError, deal, draw_below, mt19937, shuffle_in_place
 from .engine import FOUNDATION, TABLEAU, moves_to_json
+from .generators import PORTABLE, U32, DealError, Generator, load
 from .holes import HoleRanks, hole_game_problem, walk_steps
 from .instance import Instance, InstanceError, Layout, hole_start_cards
-from .rules import Game, RuleError, RuleSet, load_game
+from .rng import draw_below, shuffle_in_place, stream
+from .rules import Game, RuleSet
 
-__all__ = ["FAMILIES", "family_deal", "parse_family", "planted_deal"]
+__all__ = ["FAMILIES", "FAMILY_GENERATORS", "family_deal", "family_problem", "parse_family", "planted_deal"]
 
 FAMILIES: dict[str, str] = {
     "random": "the portable random deal (same as `patience deal -g portable`)",
@@ -55,7 +59,6 @@ FAMILIES: dict[str, str] = {
     "sorted": "the deck in rank order dealt pile by pile: each pile holds equal or neighbouring ranks",
 }
 
-_U32 = 2**32
 _DEGREE_CASES = 5_000  # most placements of walk ends and starts the Euler pruning tries at one node
 _FIRST_BUDGET = 5_000  # nodes of the first planted search; each restart doubles it
 _TOTAL_BUDGET = 2_000_000  # nodes over all restarts before giving up
@@ -69,11 +72,6 @@ class _OutOfBudget(Exception):
 
 
 # Random numbers ---------------------------------------------------------------------------------
-def _stream(seed: int, purpose: str) -> random.Random:
-    """An mt19937 stream for one purpose of one seed, so families and swaps draw independently."""
-    return mt19937(int(hashlib.sha256(f"{seed}:{purpose}".encode()).hexdigest()[:8], 16))
-
-
 def _weighted_order(rng: random.Random, items: list[int], weights: list[int]) -> list[int]:
     """``items`` in a random order where each next item is drawn with probability ~ its weight."""
     items, weights = list(items), list(weights)
@@ -94,26 +92,30 @@ def _check_args(seed: Any, family: str, swaps: Any) -> None:
     """Seeds are 32-bit (the random family leaves that to the portable deal), families known, swaps >= 0."""
     if family not in FAMILIES:
         raise DealError(f"unknown family {family!r} (one of {', '.join(FAMILIES)})")
-    if family != "random" and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < _U32):
-        raise DealError(f"seed {seed!r} out of range for the {family} family (0..{_U32 - 1})")
+    if family != "random" and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < U32):
+        raise DealError(f"seed {seed!r} out of range for the {family} family (0..{U32 - 1})")
     if not isinstance(swaps, int) or isinstance(swaps, bool) or swaps < 0:
         raise DealError(f"swaps {swaps!r}: must be an integer >= 0")
 
 
-def _load(game: str, overrides: dict[str, Any]) -> Game:
-    try:
-        return load_game(game, overrides)
-    except RuleError as err:
-        raise DealError(str(err)) from None
-
-
-def _need_hole_game(g: Game, family: str) -> None:
+def family_problem(family: str, g: Game) -> str | None:
+    """Why ``family`` cannot deal ``g`` (the DealError), or None: ``random`` deals every game, the others
+    only Black Hole-like ones."""
+    if family == "random":
+        return None
     why = hole_game_problem(g.rules, free_cells=None)  # an empty free cell stays unused
     if why:
-        raise DealError(
+        return (
             f"the {family} family needs a Black Hole-like game (every card goes from the tableau to a "
             f"hole); {g.name} does not fit: {why}"
         )
+    return None
+
+
+def _need_hole_game(g: Game, family: str) -> None:
+    why = family_problem(family, g)
+    if why:
+        raise DealError(why)
 
 
 def _build(g: Game, layout: Layout, overrides: dict[str, Any], source: dict[str, Any]) -> Instance:
@@ -343,7 +345,7 @@ def planted_deal(
     """
     _check_args(seed, "planted", 0)
     overrides = dict(overrides or {})
-    g = _load(game, overrides)
+    g = load(game, overrides)
     _need_hole_game(g, "planted")
     rules = g.rules
     deck = Deck(rules.deck.suits, rules.deck.ranks, rules.deck.decks)
@@ -354,7 +356,7 @@ def planted_deal(
     for c in rest:
         counts0[c.rank] += 1
     walk = _RankWalk.of(rules)
-    rng = _stream(seed, "planted")
+    rng = stream(seed, "planted")
     dead: set[_Key] = set()
     budget, spent, ranks = _FIRST_BUDGET, 0, None
     while True:
@@ -410,12 +412,12 @@ def planted_deal(
 # Sorted deals -----------------------------------------------------------------------------------
 def _sorted_deal(game: str, seed: int, overrides: dict[str, Any]) -> Instance:
     """The deck by rank (suits in a seeded order within each rank) dealt pile by pile, bottom to top."""
-    g = _load(game, overrides)
+    g = load(game, overrides)
     _need_hole_game(g, "sorted")
     rules = g.rules
     deck = Deck(rules.deck.suits, rules.deck.ranks, rules.deck.decks)
     starts, rest = _tableau_order(rules, deck)
-    rng = _stream(seed, "sorted")
+    rng = stream(seed, "sorted")
     order: list[Card] = []
     for r in range(1, rules.deck.ranks + 1):
         cards = [c for c in rest if c.rank == r]
@@ -444,7 +446,7 @@ def _swap(inst: Instance, seed: int, swaps: int) -> Instance:
     if len(slots) < 2:
         raise DealError(f"swaps: the tableau of {inst.game} has {len(slots)} card(s), nothing to swap")
     piles = [list(p) for p in inst.layout.tableau]
-    rng = _stream(seed, "swaps")
+    rng = stream(seed, "swaps")
     for _ in range(swaps):
         a = draw_below(rng, len(slots))
         b = draw_below(rng, len(slots) - 1)
@@ -459,7 +461,7 @@ def _swap(inst: Instance, seed: int, swaps: int) -> Instance:
 def parse_family(spec: str) -> tuple[str, int] | None:
     """``FAMILY`` or ``FAMILY:SWAPS`` (e.g. ``planted:8``) as (family, swaps); None when no family is named.
 
-    This is how families serve as deal generators (``-g planted:8``, :func:`patience.deals.deal`).
+    This is how families serve as deal generators (``-g planted:8``, :func:`patience.deals.parse_generator`).
     """
     name, sep, count = spec.partition(":")
     if name not in FAMILIES:
@@ -483,9 +485,15 @@ def family_deal(
     _check_args(seed, family, swaps)
     overrides = dict(overrides or {})
     if family == "random":
-        inst = deal(game, seed, "portable", overrides)
+        inst = PORTABLE.deal(game, seed, overrides)
     elif family == "planted":
         inst = planted_deal(game, seed, overrides)[0]
     else:
         inst = _sorted_deal(game, seed, overrides)
     return _swap(inst, seed, swaps)
+
+
+FAMILY_GENERATORS = tuple(
+    Generator(name, summary, (0, U32 - 1), partial(family_problem, name), family_deal=family_deal)
+    for name, summary in FAMILIES.items()
+)  # the families as entries of the one generator registry, patience.deals.REGISTRY

@@ -13,7 +13,7 @@
   bottom to top. The reader also takes Solvitaire's ``--deal-only`` output, where an empty pile is
   ``""``, a cell or foundation is a list, and a Gaps gap is the placeholder ``AS``. In the Gaps basic
   variant suits are relabelled both ways so that Solvitaire's fixed row suits are ours
-  (:func:`patience.deals.solvitaire_suits`).
+  (:func:`patience.generators.solvitaire_suits`).
 * A plain text layout for humans (:func:`to_text`), used by ``patience show``.
 
 Malformed text raises :class:`InstanceError` naming the line and column (``line 3, col 7: bad card``);
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import Card, CardError, Deck
-from .deals import from_solvitaire_suit, to_solvitaire_suit
+from .generators import from_solvitaire_suit, to_solvitaire_suit
 from .instance import Instance, InstanceError, Layout
 from .rules import RuleError, RuleSet, load_game
 
@@ -271,7 +271,7 @@ def to_solvitaire(inst: Instance) -> dict[str, Any]:
     deck, lay, rules = inst.deck, inst.layout, inst.rules
     sv = lambda c: _sv_card(deck, c)  # noqa: E731
     out: dict[str, Any] = {}
-    if lay.grid:  # the basic variant's row suits are suit numbers: relabel (deals.solvitaire_suits)
+    if lay.grid:  # the basic variant's row suits are suit numbers: relabel (generators.solvitaire_suits)
         relabel = lambda c: Card(c.rank, to_solvitaire_suit(rules, c.suit))  # noqa: E731
         out["sequences"] = [["" if c is None else sv(relabel(c)) for c in row] for row in lay.grid]
         return out

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, CardError, Deck
-from .deals import gaps_redeal_shuffle
 from .instance import Instance, read_json
+from .rng import gaps_redeal_shuffle
 
 __all__ = ["SOLUTION_FORMAT", "Report", "SolutionError", "load_solution", "replay", "solution_json"]
 
