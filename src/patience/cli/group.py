@@ -1,7 +1,12 @@
-"""The ``patience`` click group: one-line usage errors, Ctrl-C as exit 130, the ``--limit`` clock."""
+"""The ``patience`` click group: one-line usage errors, Ctrl-C as exit 130, the ``--limit`` clock.
+
+Commands are imported when they are run (or listed by ``--help``), so ``patience --version`` and
+``patience games`` start without loading numpy, scipy, OR-Tools or numba.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -11,11 +16,36 @@ from ..interrupt import EXIT_INTERRUPTED, INTERRUPTED
 from . import limits
 from .errors import one_line_usage_errors
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
+
+
+# Command name -> (module of patience.cli, attribute): the commands, imported on first use.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("experiments", "compare"),
+    "deal": ("deal", "deal_cmd"),
+    "estimate": ("experiments", "estimate"),
+    "games": ("games", "games"),
+    "generate": ("deal", "generate_cmd"),
+    "pddl": ("pddl", "pddl_cmd"),
+    "report": ("experiments", "report"),
+    "show": ("show", "show"),
+    "solve": ("solve", "solve_cmd"),
+    "validate": ("show", "validate"),
+}
 
 
 class _Group(click.Group):
-    """The ``patience`` group: option and argument errors of every command become one line (no usage)."""
+    """The ``patience`` group: option and argument errors of every command become one line (no usage);
+    the commands of :data:`COMMANDS` are imported when first looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attr = COMMANDS[cmd_name]
+            self.add_command(getattr(importlib.import_module(f"{__package__}.{module}"), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         with one_line_usage_errors():
@@ -35,20 +65,3 @@ class _Group(click.Group):
 def main() -> None:
     """Solve patience (solitaire) deals with CP-SAT models and search, with verified solutions."""
     limits.mark_start()
-
-
-def _register() -> None:
-    """Add every command to the group."""
-    from .deal import deal_cmd, generate_cmd
-    from .experiments import compare, estimate, report
-    from .games import games
-    from .pddl import pddl_cmd
-    from .show import show, validate
-    from .solve import solve_cmd
-
-    commands = (games, deal_cmd, show, validate, solve_cmd, generate_cmd, pddl_cmd, estimate, compare, report)
-    for cmd in commands:
-        main.add_command(cmd)
-
-
-_register()
