@@ -13,11 +13,11 @@ import time
 
 from patience.engine import Engine
 from patience.instance import Instance
-from patience.solvers.base import BACKENDS, Limits, Result, Status
+from patience.solvers.base import BACKENDS, Backend, Entry, Limits, MaxCards, Result, Status
 
 TINY = {"suits": 2, "ranks": 5, "piles": 3}  # 10-card Black Hole: solved in a millisecond
-# Registry entries under whatever name this module was imported.
-ENTRIES = {"tinydfs": (__name__, "TinyDFS"), "liar": (__name__, "Liar")}
+# Registry entries under whatever name this module was imported (no light predicate: the class answers).
+ENTRIES = {name: Entry(name, __name__, cls) for name, cls in (("tinydfs", "TinyDFS"), ("liar", "Liar"))}
 
 
 def register(monkeypatch=None) -> None:
@@ -47,30 +47,29 @@ def _dfs(e: Engine, seen: set, path: list, best: list) -> bool:
     return False
 
 
-class TinyDFS:
+class TinyDFS(Backend):
     name = "tinydfs"
 
     def supports(self, rules) -> bool:
         return True
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        t0 = time.perf_counter()
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
         time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
         seen: set = set()
         path: list = []
         best = [0]
         won = _dfs(Engine(instance), seen, path, best)
-        stats = {"nodes": len(seen), "max_cards_removed": best[0], "seconds": time.perf_counter() - t0}
+        stats = {"nodes": len(seen)}
         if won:
             return Result(Status.SOLVED, tuple(path), stats)
-        return Result(Status.UNSOLVABLE, None, stats)
+        return Result(Status.UNSOLVABLE, None, stats, max_cards=MaxCards(best[0], best[0]))
 
 
 class Liar(TinyDFS):
     name = "liar"
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        result = super().solve(instance, limits)
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        result = super()._solve(instance, limits)
         if (instance.source or {}).get("seed", 1) % 4 == 0:
             return Result(Status.UNSOLVABLE, None, result.stats)
         return result

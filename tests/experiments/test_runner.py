@@ -11,7 +11,7 @@ from pathlib import Path
 from patience.experiments.executors import InlineExecutor, ProcessExecutor
 from patience.experiments.runner import Job, run_job, summarize
 from patience.experiments.store import open_store
-from patience.solvers.base import BACKENDS
+from patience.solvers.base import BACKENDS, Entry
 
 from . import fakes
 
@@ -55,14 +55,14 @@ def test_process_pool_matches_inline(fake_backends):
 class Boom(fakes.TinyDFS):
     name = "boom"
 
-    def solve(self, instance, limits):
+    def _solve(self, instance, limits):
         if instance.source["seed"] == 3:
             raise RuntimeError("kaboom")
-        return super().solve(instance, limits)
+        return super()._solve(instance, limits)
 
 
 def test_crashing_backend_gives_error_rows_and_retry(monkeypatch):
-    monkeypatch.setitem(BACKENDS, "boom", (__name__, "Boom"))
+    monkeypatch.setitem(BACKENDS, "boom", Entry("boom", __name__, "Boom"))
     with open_store(":memory:") as store:
         rows = run_job(_job("boom", range(1, 6)), store)
         bad = [r for r in rows if r.status == "error"]

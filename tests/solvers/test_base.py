@@ -1,6 +1,13 @@
-"""Solver registry and the validated solve() entry point."""
+"""The backend contract (Backend.solve around _solve), the registry and the validated solve() entry point."""
 
 from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
 
 import pytest
 
@@ -8,23 +15,54 @@ from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance
 from patience.rules import RuleSet, list_games, load_game
+from patience.shrink import ShrinkError, shrink_rules
 from patience.solvers import base
-from patience.solvers.base import Limits, Result, Status, get_solver, solve
+from patience.solvers.base import (
+    Backend,
+    Entry,
+    Limits,
+    MaxCards,
+    Reason,
+    Result,
+    Status,
+    get_solver,
+    solve,
+)
 
 
-class _Liar:
-    """A fake backend that claims a win with a move list of its choosing."""
+@dataclass(frozen=True)
+class _FakeOptions:
+    """What the fake backends do: the moves to claim, a pause, an exception to raise."""
 
-    name = "liar"
+    moves: tuple[dict, ...] = ()
+    sleep: float = 0.0
+    raise_memory: bool = False
+    own_seconds: float | None = None  # a stats["seconds"] the backend tries to set itself
 
-    def __init__(self, moves: list[dict]) -> None:
-        self.moves = moves
+
+class _Fake(Backend):
+    """A fake backend that claims a win with a move list of its choosing; counts its _solve calls."""
+
+    name = "fake"
+    Options = _FakeOptions
+    calls = 0
 
     def supports(self, rules: RuleSet) -> bool:
-        return True
+        return rules.deck.suits == 4  # not the 2-suit decks below
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        return Result(Status.SOLVED, tuple(self.moves), {"nodes": 1})
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        type(self).calls += 1
+        time.sleep(self.options.sleep)
+        if self.options.raise_memory:
+            raise MemoryError
+        stats = {"nodes": 1.0}
+        if self.options.own_seconds is not None:
+            stats["seconds"] = self.options.own_seconds
+        return Result(Status.SOLVED, tuple(self.options.moves), stats)
+
+
+FAKE = Entry("fake", __name__, "_Fake")
+TINY = {"suits": 2, "ranks": 5, "piles": 3}  # a 10-card Black Hole  # no light predicate: the class answers
 
 
 def test_unknown_backend_lists_valid_ones() -> None:
@@ -48,18 +86,108 @@ def test_auto_choice(game: str, backend: str) -> None:
     assert base._pick_auto(load_game(game).rules).name == backend
 
 
-def test_unvalidated_win_becomes_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unvalidated_win_becomes_error() -> None:
+    """A claimed win that does not replay is ERROR with the validator's message, by every route."""
     inst = deal("black-hole", 1, "pysol")
     eng = Engine(inst)
-    one_move = [eng.move_to_json(eng.legal_moves()[0])]
-    monkeypatch.setitem(base.BACKENDS, "liar", ("x", "y"))
-    monkeypatch.setattr(base, "get_solver", lambda name: _Liar(one_move))
-    result = solve(inst, "liar", Limits(seconds=1))
-    assert result.status is Status.ERROR
-    assert "validator rejects" in result.message and "not won" in result.message
-    bad = [{"from": "tableau:0", "to": "foundation:0"}]
-    monkeypatch.setattr(base, "get_solver", lambda name: _Liar(bad))
-    assert solve(inst, "liar").status is Status.ERROR
+    one_move = (eng.move_to_json(eng.legal_moves()[0]),)
+    result = _Fake(moves=one_move).solve(inst, Limits(seconds=1))
+    assert result.status is Status.ERROR and result.backend == "fake"
+    assert "fake returned a solution the validator rejects" in result.message and "not won" in result.message
+    bad = ({"from": "tableau:0", "to": "foundation:0"},)
+    result = solve(inst, FAKE, Limits(seconds=1))  # no moves at all: not won either
+    assert result.status is Status.ERROR and "not won" in result.message
+    assert _Fake(moves=bad).solve(inst, Limits(seconds=1)).status is Status.ERROR
+
+
+def test_memory_error_is_unknown_memory() -> None:
+    result = _Fake(raise_memory=True).solve(deal("black-hole", 1, "pysol"), Limits(seconds=1))
+    assert result.status is Status.UNKNOWN and result.reason is Reason.MEMORY
+    assert result.message == "memory out" and result.solution is None and result.backend == "fake"
+
+
+def test_seconds_are_set_once_by_the_contract() -> None:
+    """The backend's own stats["seconds"] is replaced by the contract's measurement of _solve."""
+    inst = deal("black-hole", 1, "pysol")
+    result = _Fake(sleep=0.2, own_seconds=-1.0).solve(inst, Limits(seconds=1))
+    assert 0.2 <= result.stats["seconds"] < 5.0
+    assert result.stats["nodes"] == 1.0  # the backend's other stats are kept
+
+
+def test_unsupported_never_calls_solve() -> None:
+    inst = deal("black-hole", 1, "portable", TINY)
+    before = _Fake.calls
+    result = _Fake().solve(inst, Limits(seconds=1))
+    assert result.status is Status.UNSUPPORTED and _Fake.calls == before
+    assert result.message.startswith("fake does not support black-hole; backends that do: cpsat")
+    hidden = _Fake().solve(deal("klondike", 1), Limits(seconds=1))
+    assert hidden.status is Status.UNSUPPORTED and "hides cards" in hidden.message and _Fake.calls == before
+    assert solve(inst, FAKE).status is Status.UNSUPPORTED and _Fake.calls == before
+    _Fake().solve(deal("black-hole", 1), Limits(seconds=1))
+    assert _Fake.calls == before + 1
+
+
+def test_solve_is_final() -> None:
+    with pytest.raises(TypeError, match="overrides Backend.solve: write _solve instead"):
+
+        class _Sneaky(Backend):  # noqa: B903
+            def solve(self, instance: Instance, limits: Limits) -> Result:  # type: ignore[override]
+                return Result(Status.SOLVED)
+
+    with pytest.raises(TypeError):
+        base.Backend()  # type: ignore[abstract]
+
+
+def test_options_reject_unknown_names() -> None:
+    with pytest.raises(
+        ValueError, match=r"^dfs: unknown option 'streamline' \(valid: streamline_share, reach,"
+    ):
+        get_solver("dfs", streamline=0.5)
+    with pytest.raises(ValueError, match="^csp: unknown option 'workers' \\(valid: none\\)$"):
+        get_solver("csp", workers=2)
+    with pytest.raises(ValueError, match="cpsat: 2 positional options given, takes 1"):
+        base.BACKENDS["cpsat"].load()("table", "again")
+    with pytest.raises(ValueError, match="unknown search mode"):
+        get_solver("planning", mode="dijkstra")
+    assert get_solver("dfs", streamline_share=0).options.streamline_share == 0
+
+
+def test_cpsat_only_is_a_preset_of_cpsat() -> None:
+    only, full = get_solver("cpsat-only"), get_solver("cpsat")
+    assert type(only) is type(full) and only.name == "cpsat-only" and full.name == "cpsat"
+    assert only.options.presearch_nodes == 0 and full.options.presearch_nodes > 0
+    assert get_solver("cpsat-only", presearch_nodes=7).options.presearch_nodes == 7  # caller's option wins
+    assert solve(deal("black-hole", 2, "portable", TINY), "cpsat-only").backend == "cpsat-only"
+
+
+def test_get_solver_refuses_classes_outside_the_contract() -> None:
+    with pytest.raises(TypeError, match="is not a solvers.base.Backend"):
+        get_solver(Entry("plain", __name__, "_FakeOptions"))
+
+
+def test_result_invariants() -> None:
+    with pytest.raises(ValueError, match="reason .* is for UNKNOWN results, not SOLVED"):
+        Result(Status.SOLVED, (), reason=Reason.TIME)
+    with pytest.raises(ValueError, match="best <= bound"):
+        MaxCards(5, 4)
+    with pytest.raises(ValueError, match="0 <= best"):
+        MaxCards(-1, 4)
+    assert MaxCards(3, 3).proven and not MaxCards(3, 4).proven
+    out = Result(
+        Status.UNKNOWN, stats={"nodes": 2.0}, reason=Reason.NODES, max_cards=MaxCards(3, 4)
+    ).to_json()
+    assert out["reason"] == "nodes" and out["max_cards"] == {"best": 3, "bound": 4}
+    assert "reason" not in Result(Status.SOLVED, ()).to_json()
+
+
+def test_max_cards_reaches_the_stats_keys_readers_use() -> None:
+    """The typed field is written to stats as max_cards_removed / max_cards_bound by the contract."""
+    lost = deal("black-hole", 1, "portable", TINY)
+    for name in ("dfs", "cpsat"):
+        r = solve(lost, name, Limits(seconds=10))
+        if r.status is Status.UNSOLVABLE and r.max_cards is not None:
+            assert r.stats["max_cards_removed"] == r.max_cards.best
+            assert r.stats["max_cards_bound"] == r.max_cards.bound
 
 
 def test_engine_gaps_several_decks_unsupported() -> None:
@@ -123,7 +251,7 @@ def test_supporting_backends_and_the_pair_message() -> None:
     assert result.status is Status.UNSUPPORTED and "backends that do: cpsat" in result.message
 
 
-class _NeedsExtra:
+class _NeedsExtra(Backend):
     """A backend whose support check needs an optional package that is not installed."""
 
     name = "needs-extra"
@@ -131,17 +259,25 @@ class _NeedsExtra:
     def supports(self, rules: RuleSet) -> bool:
         raise ImportError("No module named 'some_planner'")
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
         raise AssertionError("never called")
 
 
+def _needs_extra(rules: RuleSet) -> bool:
+    raise ImportError("No module named 'some_planner'")
+
+
 def test_backends_missing_optional_packages_are_not_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A backend whose module or support check fails to import is skipped, by auto too."""
-    monkeypatch.setitem(base.BACKENDS, "broken", ("patience.solvers.no_such_module", "Nothing"))
-    monkeypatch.setitem(base.BACKENDS, "needs-extra", (__name__, "_NeedsExtra"))
+    """A backend whose module, packages or support check fail to import is skipped, by auto too."""
+    monkeypatch.setitem(
+        base.BACKENDS, "broken", Entry("broken", "patience.solvers.no_such_module", "Nothing")
+    )
+    monkeypatch.setitem(base.BACKENDS, "needs-extra", Entry("needs-extra", __name__, "_NeedsExtra"))
+    monkeypatch.setitem(base.BACKENDS, "light", Entry("light", __name__, "_NeedsExtra", _needs_extra))
+    monkeypatch.setitem(base.BACKENDS, "absent", Entry("absent", "x", "y", requires=("no_such_package_zz",)))
     rules = load_game("black-hole").rules
     listed = base.supporting_backends(rules)
-    assert "dfs" in listed and "broken" not in listed and "needs-extra" not in listed
+    assert "dfs" in listed and not {"broken", "needs-extra", "light", "absent"} & set(listed)
     assert base.unsupported_reason(rules, "black-hole", "needs-extra") == (
         "needs-extra does not support black-hole; backends that do: " + ", ".join(listed)
     )
@@ -150,8 +286,57 @@ def test_backends_missing_optional_packages_are_not_listed(monkeypatch: pytest.M
 
 def test_auto_choice_that_does_not_support_the_rules_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
     """auto's pick is held to the same support check as a named backend."""
-    picky = _NeedsExtra()
+    picky = Entry("needs-extra", __name__, "_NeedsExtra")
     monkeypatch.setattr(base, "_pick_auto", lambda rules: picky)
     result = solve(deal("black-hole", 1), "auto", Limits(seconds=1))
     assert result.status is Status.UNSUPPORTED
     assert result.message.startswith("needs-extra does not support black-hole; backends that do: cpsat")
+
+
+# The registry answers without importing backends ---------------------------------------------------
+HEAVY = ["ortools", "numba", "constraint", "unified_planning"]
+BACKEND_MODULES = sorted({e.module for e in base.BACKENDS.values()})
+
+
+@pytest.mark.parametrize("game", ["black-hole", "freecell", "gaps-basic-variant"])
+def test_support_questions_import_no_backend(game: str) -> None:
+    """supporting_backends, unsupported_reason and auto's pick load neither a backend nor its solver."""
+    code = (
+        "import json, sys\n"
+        "from patience.rules import load_game\n"
+        "from patience.solvers import base\n"
+        f"rules = load_game({game!r}).rules\n"
+        "out = [base.supporting_backends(rules), base.unsupported_reason(rules, 'g', 'auto'),\n"
+        "       base.unsupported_reason(rules, 'g', 'cpsat'), base._pick_auto(rules).name]\n"
+        "print(json.dumps([out, sorted(sys.modules)]))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    (listed, auto_reason, _, picked), modules = json.loads(proc.stdout)
+    assert auto_reason is None and picked in listed
+    loaded = {m.split(".")[0] for m in modules} & set(HEAVY)
+    assert not loaded, f"imported {sorted(loaded)}"
+    assert not set(BACKEND_MODULES) & set(modules)
+    assert listed == base.supporting_backends(load_game(game).rules)
+
+
+@pytest.mark.parametrize("name", list(base.BACKENDS))
+def test_light_predicates_agree_with_the_classes(name: str) -> None:
+    """Each entry's predicate and its class's supports() say the same on every game model."""
+    entry = base.BACKENDS[name]
+    if not entry.installed():
+        pytest.skip(f"{name}: {entry.requires} not installed")
+    solver = get_solver(name)
+    rule_sets = [(g.name, g.rules) for g in list_games()]
+    for g in list_games():  # small decks too: csp's size limit, cpsat-gaps' grids
+        try:
+            rule_sets.append((f"{g.name} shrunk", shrink_rules(g.rules, 14)))
+        except ShrinkError:
+            pass
+    for game, rules in rule_sets:
+        assert base._admits(entry, rules) == solver.supports(rules), (name, game)
+
+
+def test_entries_pickle_for_workers() -> None:
+    for entry in base.BACKENDS.values():
+        assert pickle.loads(pickle.dumps(entry)) == entry

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..deals import deal
-from ..solvers import base
-from ..solvers.base import Limits, Status, solve
+from ..solvers.base import BACKENDS, Entry, Limits, Status, solve
 from .executors import Executor, InlineExecutor
 from .stats import Estimate, estimate, percentiles
 from .store import Row, Store, rules_key
@@ -29,8 +28,10 @@ UNKNOWN_STATUSES = ("unknown", "error", "unsupported")  # no verdict: counted as
 
 @dataclass(frozen=True)
 class Task:
-    """One deal to solve, small and picklable. ``entry`` is the backend's registry entry, so workers
-    that do not share this process's registry (spawned processes, Dask workers) can load it too."""
+    """One deal to solve, small and picklable. ``entry`` is the backend's registry entry (None for
+    ``auto``), read in this process: the worker solves with it as given, so a backend registered here
+    only (a test's, a plug-in's) runs in spawned processes and on Dask workers too, and no worker
+    touches a registry."""
 
     game: str
     overrides: tuple[tuple[str, Any], ...]
@@ -38,14 +39,12 @@ class Task:
     seed: int
     backend: str
     limit_s: float
-    entry: tuple[str, str] | None = None
+    entry: Entry | None = None
     keep_solution: bool = False
 
 
 def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
     """Deal and solve one task (in a worker); never raises: failures become ``error`` rows."""
-    if task.entry is not None:
-        base.BACKENDS.setdefault(task.backend, task.entry)
     overrides = dict(task.overrides)
     sha = None
     solution = None
@@ -53,7 +52,7 @@ def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
     try:
         inst = deal(task.game, task.seed, task.generator, overrides or None)
         sha = inst.sha256
-        result = solve(inst, task.backend, Limits(seconds=task.limit_s))
+        result = solve(inst, task.entry or task.backend, Limits(seconds=task.limit_s))
         stats = dict(result.stats)
         if result.backend and result.backend != task.backend:
             stats["solved_by"] = result.backend
@@ -72,7 +71,7 @@ def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
         seconds = time.perf_counter() - t0
     row = Row(
         task.game,
-        rules_key(overrides),
+        rules_key(overrides, task.game),
         task.generator,
         task.seed,
         task.backend,
@@ -99,10 +98,10 @@ class Job:
 
     @property
     def rules(self) -> str:
-        return rules_key(self.overrides)
+        return rules_key(self.overrides, self.game)
 
     def tasks(self, seeds: Iterable[int], keep_solution: bool = False) -> Iterator[Task]:
-        entry = base.BACKENDS.get(self.backend)
+        entry = BACKENDS.get(self.backend)
         ov = tuple(sorted(self.overrides.items()))
         for s in seeds:
             yield Task(self.game, ov, self.generator, s, self.backend, self.limit_s, entry, keep_solution)

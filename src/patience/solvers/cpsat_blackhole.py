@@ -140,31 +140,33 @@ decides only 3 within 10 s, so switching formulation per deal was not adopted. W
 (``cpsat``): 877 / 123 / 0 (median 0.003 s) and 690 / 310 / 0 (median 0.006 s).
 
 Every SOLVED result is decoded into engine moves, replayed in an :class:`~patience.engine.Engine` (each
-move must be legal there) and then checked by :func:`patience.validate.replay` before it is returned.
+move must be legal there) and then checked by :func:`patience.validate.replay` in
+:meth:`patience.solvers.base.Backend.solve` before it is reported.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ..engine import CELL, FOUNDATION, TABLEAU, Engine
-from ..holes import HoleRanks, is_hole_game
+from ..holes import HoleRanks
 from ..instance import Instance
 from ..interrupt import solve_cpsat
 from ..rules import RuleSet
 from ..validate import replay
-from .base import Limits, Result, Status
+from .base import Backend, Limits, Result, Status
 from .dfs_hole import hole_search
+from .registry import hole_family
 
 __all__ = [
     "CpSatBlackHole",
-    "CpSatOnly",
+    "CpSatOptions",
     "HoleDeal",
     "build_model",
     "explain",
@@ -173,10 +175,7 @@ __all__ = [
 ]
 
 
-def family_supports(rules: RuleSet) -> bool:
-    """True for the Black Hole family (:func:`patience.holes.is_hole_game`) with at most one free cell
-    (Worm Hole's, empty at the start). A hole's start card, given or dealt (Golf's), is read off the deal."""
-    return is_hole_game(rules, free_cells=1)
+family_supports = hole_family  # the Black Hole family, at most one free cell (registry.hole_family)
 
 
 # Data ---------------------------------------------------------------------------------------------
@@ -769,55 +768,53 @@ def max_cards_removed(
 MULTI_HOLE_FACTOR = 25
 
 
-class CpSatBlackHole:
-    """CP-SAT backend for the Black Hole family (module docstring).
+@dataclass(frozen=True)
+class CpSatOptions:
+    """Options of the ``cpsat`` backend (``cpsat-only`` is ``presearch_nodes=0``).
 
-    ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
-    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR
-    times as many for several holes, where CP-SAT rarely decides). ``probe_after``: seconds of the
-    cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole limit).
-    ``probe_nodes``: when the presearch used at least this many nodes without a win, the deal is hard and
-    CP-SAT starts with the probing stage.
+    ``formulation``: the model (:func:`build_model`; ``auto`` picks by the deal). ``max_cards``: on a lost
+    deal, also optimise the longest removal sequence in the time left. ``presearch_nodes``: node budget of
+    the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR times as many for several holes, where
+    CP-SAT rarely decides). ``symmetry``/``degree``: the model's symmetry cuts and walk-degree constraints.
+    ``workers``: CP-SAT search workers. ``probe_after``: seconds of the cheap first CP-SAT stage before the
+    probing stage (None: one cheap stage for the whole limit). ``probe_nodes``: when the presearch used at
+    least this many nodes without a win, the deal is hard and CP-SAT starts with the probing stage.
+    ``presearch_hint``: give CP-SAT the presearch's longest sequence as a solution hint.
     """
 
-    name = "cpsat"
+    formulation: str = "auto"
+    _: KW_ONLY
+    max_cards: bool = True
+    presearch_nodes: int = 200_000
+    symmetry: bool = True
+    degree: bool = False
+    workers: int = 1
+    probe_after: float | None = 3.0
+    probe_nodes: int = 20_000
+    presearch_hint: bool = False
 
-    def __init__(
-        self,
-        formulation: str = "auto",
-        *,
-        max_cards: bool = True,
-        presearch_nodes: int = 200_000,
-        symmetry: bool = True,
-        degree: bool = False,
-        workers: int = 1,
-        probe_after: float | None = 3.0,
-        probe_nodes: int = 20_000,
-        presearch_hint: bool = False,
-    ) -> None:
-        self.probe_nodes = probe_nodes
-        self.presearch_hint = presearch_hint
-        self.degree = degree
-        self.probe_after = probe_after
-        self.formulation = formulation
-        self.max_cards = max_cards
-        self.presearch_nodes = presearch_nodes
-        self.symmetry = symmetry
-        self.workers = workers
+
+class CpSatBlackHole(Backend):
+    """CP-SAT backend for the Black Hole family (module docstring; options: :class:`CpSatOptions`)."""
+
+    name = "cpsat"
+    Options = CpSatOptions
+    options: CpSatOptions
 
     def supports(self, rules: RuleSet) -> bool:
         """The Black Hole family, by rule features."""
         return family_supports(rules)
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        """Decide the deal; SOLVED moves are replayed in the engine and validated here."""
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide the deal; SOLVED moves are replayed in the engine (``Backend.solve`` validates them)."""
+        opts = self.options
         t0 = time.perf_counter()
         deal = HoleDeal.from_instance(instance)
         stats: dict[str, float] = {"cards": float(deal.n)}
         longest: list[Any] = []  # the presearch's longest sequence (events)
         pre_lost = False
-        if self.presearch_nodes and not deal.cells:
-            budget = self.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
+        if opts.presearch_nodes and not deal.cells:
+            budget = opts.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
             pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
             stats["presearch_nodes"] = float(pre.nodes)
             longest, pre_lost = pre.best, pre.lost
@@ -825,25 +822,25 @@ class CpSatBlackHole:
                 stats["presearch_lost"] = 1.0  # CP-SAT must now prove the loss on its own (or disagree)
             if pre.events is not None:
                 stats["decided_by_presearch"] = 1.0
-                return self._solved(instance, deal, pre.events, stats, t0)
-        formulation = self.formulation
-        v = build_model(deal, formulation, symmetry=self.symmetry, degree=self.degree)
-        if longest and self.presearch_hint:
+                return self._solved(instance, deal, pre.events, stats)
+        formulation = opts.formulation
+        v = build_model(deal, formulation, symmetry=opts.symmetry, degree=opts.degree)
+        if longest and opts.presearch_hint:
             _hint_order(v, longest)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         status = cp_model.UNKNOWN
         # A deal the presearch found hard goes straight to the probing stage (module docstring).
-        hard = self.probe_after is not None and stats.get("presearch_nodes", 0) >= self.probe_nodes
+        hard = opts.probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if not hard:
-            first = left if self.probe_after is None else min(left, self.probe_after)
-            solver = _parameters(first, self.workers, v.formulation)
+            first = left if opts.probe_after is None else min(left, opts.probe_after)
+            solver = _parameters(first, opts.workers, v.formulation)
             status = solve_cpsat(solver, v.model)
             stats.update(_solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
         if status == cp_model.UNKNOWN and left > 0.05:
             # Second stage: the same model with probing presolve (module docstring, "Parameters").
-            solver = _parameters(left, self.workers, v.formulation, probing=2)
+            solver = _parameters(left, opts.workers, v.formulation, probing=2)
             status = solve_cpsat(solver, v.model)
             for key, value in _solver_stats(solver).items():
                 stats[key] = stats.get(key, 0.0) + value
@@ -851,49 +848,29 @@ class CpSatBlackHole:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if pre_lost:
                 # Two independent searches disagree: a bug in one of them, never a verdict to pick from.
-                stats["seconds"] = time.perf_counter() - t0
                 msg = "CP-SAT found a win where the complete presearch found none"
                 return Result(Status.ERROR, None, stats, self.name, msg)
-            return self._solved(instance, deal, decode(v, solver), stats, t0)
+            return self._solved(instance, deal, decode(v, solver), stats)
         if status == cp_model.INFEASIBLE:
-            if self.max_cards:
+            if opts.max_cards:
                 left = limits.seconds - (time.perf_counter() - t0)
                 if left > 0.05:
                     best, bound, _moves, mstats = max_cards_removed(
-                        instance, left, self.workers, incumbent=longest
+                        instance, left, opts.workers, incumbent=longest
                     )
                     stats.update(mstats)
                     stats["max_cards_removed"] = float(best)
                     stats["max_cards_bound"] = float(bound)
-            stats["seconds"] = time.perf_counter() - t0
             return Result(Status.UNSOLVABLE, None, stats, self.name)
-        stats["seconds"] = time.perf_counter() - t0
         msg = "time limit" if status == cp_model.UNKNOWN else f"cp-sat status {solver.status_name(status)}"
         return Result(Status.UNKNOWN, None, stats, self.name, msg)
 
-    def _solved(
-        self, inst: Instance, deal: HoleDeal, events: list[Any], stats: dict[str, float], t0: float
-    ) -> Result:
+    def _solved(self, inst: Instance, deal: HoleDeal, events: list[Any], stats: dict[str, float]) -> Result:
+        """SOLVED with the decoded events as JSON moves (each checked legal in the engine by to_moves)."""
         moves = to_moves(inst, deal, events)
-        report = replay(inst, moves)
-        stats["seconds"] = time.perf_counter() - t0
-        if not (report.ok and report.won):
-            return Result(
-                Status.ERROR, None, stats, self.name, f"decoded solution rejected: {report.message()}"
-            )
         stats["max_cards_removed"] = float(deal.n)
         stats["max_cards_bound"] = float(deal.n)
         return Result(Status.SOLVED, tuple(moves), stats, self.name)
-
-
-class CpSatOnly(CpSatBlackHole):
-    """The CP-SAT model alone, without the DFS presearch: every verdict is CP-SAT's own, so comparing it
-    with the dfs backend checks two independent searches (module docstring, "Presearch")."""
-
-    name = "cpsat-only"
-
-    def __init__(self, formulation: str = "auto", **options: Any) -> None:
-        super().__init__(formulation, presearch_nodes=0, **options)
 
 
 # Explanations -------------------------------------------------------------------------------------

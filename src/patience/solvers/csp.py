@@ -21,15 +21,15 @@ from typing import Any
 import constraint
 
 from ..engine import FOUNDATION, TABLEAU, Engine, moves_to_json
-from ..holes import HoleRanks, is_hole_game
+from ..holes import HoleRanks
 from ..instance import Instance
 from ..rules import RuleSet
-from ..validate import replay
-from .base import Limits, Result, Status
+from .base import Backend, Limits, Result, Status
+from .registry import CSP_MAX_CARDS, csp_supports
 
 __all__ = ["MAX_CARDS", "CspBlackHole"]
 
-MAX_CARDS = 20  # python-constraint takes up to ~10 s on a lost 16-card deal
+MAX_CARDS = CSP_MAX_CARDS  # python-constraint takes up to ~10 s on a lost 16-card deal
 _CHECK_EVERY = 1024  # constraint calls between two looks at the clock
 
 
@@ -51,19 +51,16 @@ def _clock(deadline: float) -> Any:
     return tick
 
 
-class CspBlackHole:
-    """python-constraint backend: one hole, no cell, at most MAX_CARDS cards."""
+class CspBlackHole(Backend):
+    """python-constraint backend: one hole, no cell, at most MAX_CARDS cards. No options."""
 
     name = "csp"
 
     def supports(self, rules: RuleSet) -> bool:
         """Hole games (:func:`patience.holes.is_hole_game`, no free cell) with one hole and a tiny deck."""
-        d = rules.deck
-        return (
-            is_hole_game(rules) and rules.foundations.count == 1 and d.suits * d.ranks * d.decks <= MAX_CARDS
-        )
+        return csp_supports(rules)
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
         """Find a winning order or prove none exists (complete backtracking search)."""
         t0 = time.perf_counter()
         tick = _clock(t0 + limits.seconds)
@@ -101,10 +98,8 @@ class CspBlackHole:
         try:
             sol = problem.getSolution()
         except _OutOfTime:
-            stats["seconds"] = time.perf_counter() - t0
             return Result(Status.UNKNOWN, None, stats, self.name, "time limit")
         if not sol:
-            stats["seconds"] = time.perf_counter() - t0
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         order = sorted(range(n), key=lambda c: sol[c])
         engine = Engine(instance)
@@ -115,9 +110,4 @@ class CspBlackHole:
                 return Result(Status.ERROR, None, stats, self.name, f"step {len(played)} is not legal")
             played.append(move)
             engine.apply(move)
-        moves = moves_to_json(instance, played)
-        report = replay(instance, moves)
-        stats["seconds"] = time.perf_counter() - t0
-        if not (report.ok and report.won):
-            return Result(Status.ERROR, None, stats, self.name, report.message())
-        return Result(Status.SOLVED, moves, stats, self.name)
+        return Result(Status.SOLVED, tuple(moves_to_json(instance, played)), stats, self.name)

@@ -12,7 +12,8 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   alone fills the memory budget the answer is UNKNOWN with message "memory out".
 * **Dominances** (:mod:`.dominance`, shared with ``planning``; proofs and conditions there): safe
   foundation moves, dealing onto an empty waste, and Blake & Gent's partial-pile-move restriction
-  (Theorem 1). ``DfsSolver(dominances=...)`` switches them off one by one for ablation tests.
+  (Theorem 1). ``DfsSolver(dominances=...)`` (:class:`DfsOptions`) switches them off one by one for
+  ablation tests.
 * **Streamliners** run first with ``streamline_share`` (10%) of the time and node budget: always play
   to a foundation, suits reduced to colours in the key for red-black building, and Wolter's Thirty
   Six rule for rank-only building. A streamlined win is a win (the validator replays it); a
@@ -23,7 +24,7 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   (:mod:`.dfs_hole_jit`, same nodes in the same order) when numba imports; the Python loops are the
   fallback (``PATIENCE_NO_JIT=1``). ``auto`` picks dfs for these games (see :meth:`DfsSolver.prefers`).
 
-Statuses: SOLVED (moves validated by :func:`patience.solvers.base.solve`), UNSOLVABLE (the complete
+Statuses: SOLVED (moves validated by :meth:`patience.solvers.base.Backend.solve`), UNSOLVABLE (the complete
 search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
 (estimated size of the table and path), ``table_hits``, ``best_foundation`` (most cards on the
 foundations seen) and, when a complete search proves a loss with pruning that keeps it exact,
@@ -33,21 +34,21 @@ foundations seen) and, when a complete search proves a loss with pruning that ke
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from ..engine import Engine, Move, moves_to_json, unsupported
-from ..holes import is_hole_game
+from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
 from ..rules import RuleSet
-from .base import Limits, Result, Status
+from .base import Backend, Limits, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
 from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
 from .dominance import DOMINANCES, Dominances, chosen
+from .registry import engine_supports, hole_prefers
 
-__all__ = ["DfsSolver", "search"]
+__all__ = ["DfsOptions", "DfsSolver", "search"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
@@ -183,41 +184,44 @@ def search(
     return out
 
 
-class DfsSolver:
+@dataclass(frozen=True)
+class DfsOptions:
+    """Options of the ``dfs`` backend.
+
+    ``streamline_share``: the share of the time and node budget for the streamlined first phase (0 turns
+    it off). ``reach``: the hole search's rank-reachability test. ``dominances``: the proven dominances
+    to use (None: every one that applies; see :mod:`.dominance`); ``hole_prunes``: the same for the hole
+    search (:data:`.dfs_hole.HOLE_PRUNES`, None: all). Misspelt names are a ValueError at once.
+    """
+
+    streamline_share: float = 0.1
+    reach: bool = True
+    dominances: frozenset[str] | None = None
+    hole_prunes: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dominances", chosen(self.dominances))
+        object.__setattr__(self, "hole_prunes", _hole_prunes(self.hole_prunes))
+
+
+class DfsSolver(Backend):
     """The ``dfs`` backend: streamlined search first, then complete search (see module docstring)."""
 
     name = "dfs"
-
-    def __init__(
-        self,
-        streamline_share: float = 0.1,
-        reach: bool = True,
-        dominances: Iterable[str] | None = None,
-        hole_prunes: Iterable[str] | None = None,
-    ) -> None:
-        """``dominances``: the proven dominances to use (None: every one that applies; see
-        :mod:`.dominance`); ``hole_prunes``: the same for the hole search (:data:`.dfs_hole.HOLE_PRUNES`);
-        ``streamline_share`` 0 turns the streamlined first phase off."""
-        self.streamline_share = streamline_share
-        self.reach = reach
-        self.hole_prunes = _hole_prunes(hole_prunes)
-        self.dominances = chosen(dominances)
+    Options = DfsOptions
+    options: DfsOptions
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine implements."""
-        return not unsupported(rules)
+        return engine_supports(rules)
 
     def prefers(self, rules: RuleSet) -> bool:
-        """Should ``auto`` pick dfs? Hole games (the rules behind :attr:`Engine.hole_only`).
+        """Should ``auto`` pick dfs? Hole games (:func:`.registry.hole_prefers`, with the measurements)."""
+        return hole_prefers(rules)
 
-        Measured (benchmarks/out/dfs_summary.md): on PySol deals 1-200 the hole search decides Black Hole
-        in 1.6 s and All in a Row in 4.7 s in all (numba kernel), cpsat takes 92 s and 258 s with 2
-        unknown; on Binary Star 1-10 dfs decides 8, cpsat none within 10 s.
-        """
-        return not unsupported(rules) and is_hole_game(rules)
-
-    def solve(self, instance: Instance, limits: Limits) -> Result:
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
         """Decide one deal within the limits."""
+        opts = self.options
         t0 = time.perf_counter()
         deadline = t0 + limits.seconds
         memory_mb = float(limits.memory_mb or DEFAULT_MEMORY_MB)
@@ -226,7 +230,7 @@ class DfsSolver:
         if engine.hole_only:
             capacity = max(int(memory_mb * _MB / HOLE_ENTRY_BYTES), 32)
             ho = hole_search(
-                engine, deadline, limits.nodes, capacity, reach=self.reach, prunes=self.hole_prunes
+                engine, deadline, limits.nodes, capacity, reach=opts.reach, prunes=opts.hole_prunes
             )
             table = ho.table
             assert table is not None
@@ -246,12 +250,12 @@ class DfsSolver:
             moves: list[Move] = []
             stop = ""
             exact_max = True
-            share = self.streamline_share
+            share = opts.streamline_share
             streamlined = share > 0 and not engine.rows  # Gaps has no foundation to play to
             if streamlined:
                 s_nodes = None if limits.nodes is None else max(int(limits.nodes * share), 1)
                 o = search(
-                    engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, self.dominances
+                    engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, opts.dominances
                 )
                 outs.append(o)
                 won, moves = o.won, o.moves
@@ -261,7 +265,7 @@ class DfsSolver:
                 if left == 0:
                     stop = "nodes"
                 else:
-                    o = search(engine, feats, False, deadline, left, memory_mb, self.dominances)
+                    o = search(engine, feats, False, deadline, left, memory_mb, opts.dominances)
                     outs.append(o)
                     won, complete, moves, stop = o.won, o.complete, o.moves, o.stop
                     exact_max = o.exact_max
@@ -274,7 +278,6 @@ class DfsSolver:
             )
             for name in DOMINANCES:
                 stats[f"cuts_{name}"] = sum(o.fired.get(name, 0) for o in outs)
-        stats["seconds"] = time.perf_counter() - t0
         if won:
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
         if complete:

@@ -4,7 +4,7 @@ Optional: install the extra (``pip install .[planners]``: unified-planning with 
 up-pyperplan). Without it :meth:`ExternalPlanner.supports` is false and nothing else in patience needs
 it. The deal is exported with :mod:`patience.pddl`, read back with unified-planning's PDDL reader, solved
 by the first available engine (Fast Downward, then pyperplan), and the plan is mapped back to engine
-moves (:func:`patience.pddl.plan_to_moves`) that :func:`patience.solvers.base.solve` validates.
+moves (:func:`patience.pddl.plan_to_moves`) that :meth:`patience.solvers.base.Backend.solve` validates.
 
 Verdicts: a plan is SOLVED. The PDDL domain leaves out nothing the engine allows for the supported
 rule-sets, but a planner's "no plan" is reported UNSOLVABLE only when the engine says the result is
@@ -13,48 +13,47 @@ proven (``UNSOLVABLE_PROVEN``); otherwise UNKNOWN, as is a timeout.
 
 from __future__ import annotations
 
-import importlib.util
 import tempfile
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import moves_to_json
 from ..instance import Instance
-from ..pddl import PddlError, export, plan_to_moves, unsupported_reason
+from ..pddl import PddlError, export, plan_to_moves
 from ..rules import RuleSet
-from .base import Limits, Result, Status
+from .base import Backend, Limits, Result, Status
+from .registry import PLANNER_ENGINES, available_engines, planner_supports
 
-__all__ = ["ExternalPlanner", "available_engines"]
+__all__ = ["ExternalPlanner", "PlannerOptions", "available_engines"]
 
-# unified-planning engine names, in preference order, with the module that provides each.
-ENGINES = {"fast-downward": "up_fast_downward", "pyperplan": "up_pyperplan"}
-
-
-def available_engines() -> list[str]:
-    """The planners of :data:`ENGINES` whose packages are installed (empty without the extra)."""
-    if importlib.util.find_spec("unified_planning") is None:
-        return []
-    return [name for name, mod in ENGINES.items() if importlib.util.find_spec(mod) is not None]
+ENGINES = PLANNER_ENGINES  # unified-planning engine names, in preference order -> their modules
 
 
-class ExternalPlanner:
+@dataclass(frozen=True)
+class PlannerOptions:
+    """Options of the ``planner`` backend: ``engine``, one of :data:`ENGINES` (None: the first installed)."""
+
+    engine: str | None = None
+
+
+class ExternalPlanner(Backend):
     """Runs a classical planner on the PDDL export of a deal."""
 
     name = "planner"
-
-    def __init__(self, engine: str | None = None) -> None:
-        self.engine = engine
+    Options = PlannerOptions
+    options: PlannerOptions
 
     def supports(self, rules: RuleSet) -> bool:
         """PDDL-exportable rules and an installed planner."""
-        return unsupported_reason(rules) is None and bool(available_engines())
+        return planner_supports(rules)
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        """Export, plan, map back; SOLVED plans are validated by ``base.solve``."""
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        """Export, plan, map back; SOLVED plans are validated by ``Backend.solve``."""
         t0 = time.perf_counter()
         engines = available_engines()
-        engine = self.engine or (engines[0] if engines else None)
+        engine = self.options.engine or (engines[0] if engines else None)
         if engine is None:
             return Result(Status.UNSUPPORTED, backend=self.name, message="install the planners extra")
         try:
@@ -84,9 +83,7 @@ class ExternalPlanner:
             except PddlError as err:
                 return Result(Status.ERROR, None, stats, self.name, f"{engine}: {err}")
             stats["plan_length"] = len(moves)
-            stats["seconds"] = time.perf_counter() - t0
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name, engine)
-        stats["seconds"] = time.perf_counter() - t0
         if res.status == PS.UNSOLVABLE_PROVEN:
             return Result(Status.UNSOLVABLE, None, stats, self.name, f"{engine}: proven")
         return Result(Status.UNKNOWN, None, stats, self.name, f"{engine}: {res.status.name.lower()}")

@@ -30,18 +30,18 @@ import heapq
 import itertools
 import marshal
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from ..engine import Engine, Move, moves_to_json, unsupported
+from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
 from ..memguard import MEMORY_OUT, rss_mb
 from ..rules import RuleSet
-from .base import Limits, Result, Status
+from .base import Backend, Limits, Result, Status
 from .dominance import DOMINANCES, Dominances, chosen
 from .heuristics import Heuristic, pick_heuristic
+from .registry import engine_supports, rearrangement_prefers
 
-__all__ = ["PlanningSolver", "SearchConfig", "search", "prefers"]
+__all__ = ["PlanningOptions", "PlanningSolver", "SearchConfig", "search", "prefers"]
 
 MODES = ("greedy", "astar", "anytime")
 
@@ -62,9 +62,7 @@ class SearchConfig:
             raise ValueError(f"weight must be >= 1, got {self.weight}")
 
 
-def prefers(rules: RuleSet) -> bool:
-    """True for rearrangement games (tableau building), where ``auto`` should pick this backend."""
-    return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
+prefers = rearrangement_prefers  # rearrangement games (tableau building): auto picks planning
 
 
 class _Tree:
@@ -121,7 +119,7 @@ class _Tree:
 def search(
     instance: Instance, limits: Limits | None = None, config: SearchConfig | None = None
 ) -> tuple[Status, list[Move] | None, dict[str, float]]:
-    """Run one search; returns (status, engine moves or None, stats).
+    """Run one search; returns (status, engine moves or None, stats). The caller times it.
 
     Status is SOLVED with a plan, UNSOLVABLE when the open list ran dry without one, else UNKNOWN.
     """
@@ -167,7 +165,7 @@ def search(
     dead: set[int] = set()  # nodes superseded by a shorter path to the same state
     best: list[Move] | None = None
     if e.is_won():
-        return Status.SOLVED, [], _finish(stats, t0, 0, tree)
+        return Status.SOLVED, [], _finish(stats, 0)
     seen[pack()] = 0
     f0, _ = evaluate(0)
     open_list: list[tuple[float, int, int]] = [(f0, next(tie), 0)]
@@ -244,17 +242,37 @@ def search(
         stats[f"cuts_{name}"] = dom.fired[name]
     stats["states"] = len(seen)
     stats["open"] = len(open_list)
-    return status, best, _finish(stats, t0, len(best) if best is not None else -1, tree)
+    return status, best, _finish(stats, len(best) if best is not None else -1)
 
 
-def _finish(stats: dict[str, float], t0: float, length: int, tree: _Tree) -> dict[str, float]:
+def _finish(stats: dict[str, float], length: int) -> dict[str, float]:
     stats["plan_length"] = length
     stats["nodes"] = stats["expansions"]
-    stats["seconds"] = time.perf_counter() - t0
     return stats
 
 
-class PlanningSolver:
+@dataclass(frozen=True)
+class PlanningOptions:
+    """Options of the ``planning`` backend.
+
+    ``mode``: ``auto`` (the portfolio of :class:`PlanningSolver`) or one of :data:`MODES`; ``weight``: of
+    weighted A* (astar, anytime, and auto's improvement phase); ``improve``: the share of the time left
+    after auto's first plan spent shortening it; ``dominances``: the proven dominances to use (None: every
+    one that applies; see :mod:`.dominance`), for ablation tests.
+    """
+
+    mode: str = "auto"
+    weight: float = 2.0
+    improve: float = 0.0
+    dominances: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode != "auto" and self.mode not in MODES:
+            raise ValueError(f"unknown search mode {self.mode!r} (one of auto, {', '.join(MODES)})")
+        object.__setattr__(self, "dominances", chosen(self.dominances))
+
+
+class PlanningSolver(Backend):
     """Backend ``planning``: heuristic state-space search.
 
     ``mode="auto"`` runs greedy best-first search (FIFO ties for half the time limit, then LIFO ties)
@@ -263,63 +281,49 @@ class PlanningSolver:
     """
 
     name = "planning"
-
-    def __init__(
-        self,
-        mode: str = "auto",
-        weight: float = 2.0,
-        improve: float = 0.0,
-        dominances: Iterable[str] | None = None,
-    ) -> None:
-        """``dominances``: the proven dominances to use (None: every one that applies; see
-        :mod:`.dominance`), for ablation tests."""
-        if mode != "auto" and mode not in MODES:
-            raise ValueError(f"unknown search mode {mode!r} (one of auto, {', '.join(MODES)})")
-        self.mode = mode
-        self.weight = weight
-        self.improve = improve
-        self.dominances = chosen(dominances)
+    Options = PlanningOptions
+    options: PlanningOptions
 
     def supports(self, rules: RuleSet) -> bool:
         """Every rule-set the engine supports."""
-        return not unsupported(rules)
+        return engine_supports(rules)
 
     def prefers(self, rules: RuleSet) -> bool:
         """Should ``auto`` pick this backend? Rearrangement games (tableau building), not Gaps/holes."""
         return prefers(rules)
 
-    def solve(self, instance: Instance, limits: Limits) -> Result:
-        """Search within the limits; moves come back as JSON objects (validated by ``base.solve``)."""
-        mode = "greedy" if self.mode == "auto" else self.mode
-        cfg = SearchConfig(mode, self.weight if mode != "greedy" else 1.0, dominances=self.dominances)
-        if self.mode == "auto":
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        """Search within the limits; moves come back as JSON objects (validated by ``Backend.solve``)."""
+        opts = self.options
+        t0 = time.perf_counter()
+        mode = "greedy" if opts.mode == "auto" else opts.mode
+        cfg = SearchConfig(mode, opts.weight if mode != "greedy" else 1.0, dominances=opts.dominances)
+        if opts.mode == "auto":
             # A small portfolio: greedy with FIFO ties for half the time, then with LIFO ties (on MS
             # FreeCell 1-1000 each solves deals the other gets lost on; either one running dry proves
             # the deal unsolvable).
             first = replace(limits, seconds=limits.seconds / 2)
             status, plan, stats = search(instance, first, cfg)
             if status is Status.UNKNOWN and not stats.get("memory_out"):
-                left = Limits(limits.seconds - stats["seconds"], limits.nodes, limits.memory_mb)
+                left = Limits(limits.seconds - (time.perf_counter() - t0), limits.nodes, limits.memory_mb)
                 status, plan, stats2 = search(instance, left, replace(cfg, lifo=True))
                 stats2["expansions"] += stats["expansions"]
                 stats2["generated"] += stats["generated"]
-                stats2["seconds"] += stats["seconds"]
                 stats2["restarts"] = 1
                 stats = stats2
         else:
             status, plan, stats = search(instance, limits, cfg)
         stats["mode"] = MODES.index(mode)
-        if self.mode == "auto" and self.improve > 0 and plan:
-            left = limits.seconds - stats["seconds"]
+        if opts.mode == "auto" and opts.improve > 0 and plan:
+            left = limits.seconds - (time.perf_counter() - t0)
             if left > 0.05:
-                sub = Limits(seconds=left * self.improve, nodes=limits.nodes, memory_mb=limits.memory_mb)
-                st2, plan2, stats2 = search(instance, sub, replace(cfg, mode="anytime", weight=self.weight))
+                sub = Limits(seconds=left * opts.improve, nodes=limits.nodes, memory_mb=limits.memory_mb)
+                st2, plan2, stats2 = search(instance, sub, replace(cfg, mode="anytime", weight=opts.weight))
                 if plan2 is not None and len(plan2) < len(plan):
                     plan = plan2
                     stats["plan_length"] = len(plan)
                 for k in ("expansions", "generated"):
                     stats[k] += stats2[k]
-                stats["seconds"] += stats2["seconds"]
         if status is Status.SOLVED and plan is not None:
             return Result(Status.SOLVED, moves_to_json(instance, plan), stats, self.name)
         msg = ""

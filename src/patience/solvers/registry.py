@@ -1,0 +1,161 @@
+"""The backend registry: a name -> where its class lives, its preset options and a light support check.
+
+"Which backends decide these rules?" (``auto``, :func:`patience.solvers.base.supporting_backends`, the
+command line's refusal message) is answered here without importing a backend module: importing them
+loads ortools, numba, python-constraint or unified-planning. Each :class:`Entry` carries a predicate
+over the rule-set, written with the rule-set and engine modules only, and the backend class uses the
+same predicate for its own :meth:`~patience.solvers.base.Backend.supports`, so the two cannot drift.
+The class is imported (by :func:`patience.solvers.base.get_solver`) only to solve.
+
+A variant of a backend is an entry with preset options, not a subclass: ``cpsat-only`` is the
+``cpsat`` class with ``presearch_nodes=0``. The order of :data:`BACKENDS` is ``auto``'s preference
+order after the ``prefers`` predicates (unified-planning's preference list, CPMpy's base_solvers()).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import unsupported
+from ..holes import is_hole_game
+from ..rules import RuleSet
+
+__all__ = [
+    "BACKENDS",
+    "CSP_MAX_CARDS",
+    "PLANNER_ENGINES",
+    "Entry",
+    "available_engines",
+    "csp_supports",
+    "engine_supports",
+    "gaps_family",
+    "hole_family",
+    "hole_prefers",
+    "planner_supports",
+    "rearrangement_prefers",
+]
+
+CSP_MAX_CARDS = 20  # python-constraint takes up to ~10 s on a lost 16-card deal
+# unified-planning engine names, in preference order, with the module that provides each.
+PLANNER_ENGINES = {"fast-downward": "up_fast_downward", "pyperplan": "up_pyperplan"}
+
+
+# Support predicates (rule features only: no game names, no heavy imports) -------------------------
+def engine_supports(rules: RuleSet) -> bool:
+    """Every rule-set the engine implements (dfs, planning)."""
+    return not unsupported(rules)
+
+
+def hole_prefers(rules: RuleSet) -> bool:
+    """Hole games (the rules behind ``Engine.hole_only``): ``auto`` picks dfs for them.
+
+    Measured (benchmarks/out/dfs_summary.md): on PySol deals 1-200 the hole search decides Black Hole
+    in 1.6 s and All in a Row in 4.7 s in all (numba kernel), cpsat takes 92 s and 258 s with 2
+    unknown; on Binary Star 1-10 dfs decides 8, cpsat none within 10 s.
+    """
+    return not unsupported(rules) and is_hole_game(rules)
+
+
+def rearrangement_prefers(rules: RuleSet) -> bool:
+    """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks planning."""
+    return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
+
+
+def hole_family(rules: RuleSet) -> bool:
+    """The Black Hole family (:func:`patience.holes.is_hole_game`) with at most one free cell (Worm
+    Hole's, empty at the start). A hole's start card, given or dealt (Golf's), is read off the deal."""
+    return is_hole_game(rules, free_cells=1)
+
+
+def csp_supports(rules: RuleSet) -> bool:
+    """Hole games (no free cell) with one hole and a deck of at most :data:`CSP_MAX_CARDS` cards."""
+    d = rules.deck
+    small = d.suits * d.ranks * d.decks <= CSP_MAX_CARDS
+    return is_hole_game(rules) and rules.foundations.count == 1 and small
+
+
+def gaps_family(rules: RuleSet) -> bool:
+    """Gaps grids of one deck without redeals (either first-column policy)."""
+    g, d = rules.gaps, rules.deck
+    return g.rows > 0 and g.redeals == 0 and d.decks == 1 and g.rows == d.suits
+
+
+def available_engines() -> list[str]:
+    """The planners of :data:`PLANNER_ENGINES` whose packages are installed (empty without the extra)."""
+    if importlib.util.find_spec("unified_planning") is None:
+        return []
+    return [name for name, mod in PLANNER_ENGINES.items() if importlib.util.find_spec(mod) is not None]
+
+
+def planner_supports(rules: RuleSet) -> bool:
+    """PDDL-exportable rules (:func:`patience.pddl.unsupported_reason`) and an installed planner."""
+    from ..pddl import unsupported_reason  # the PDDL writer: pure Python, no planner imported
+
+    return unsupported_reason(rules) is None and bool(available_engines())
+
+
+def _never(rules: RuleSet) -> bool:
+    return False
+
+
+# Entries ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One registered backend: ``module.cls`` built with ``options`` (preset name/value pairs; callers
+    may add more or override them).
+
+    ``supports``/``prefers``: light predicates over the rules (module docstring); ``supports=None`` means
+    "ask the class", which imports its module (for backends registered by tests or plug-ins).
+    ``requires``: top-level packages the module imports; a missing one means the entry supports nothing,
+    found with ``importlib.util.find_spec`` (which imports nothing). Entries are picklable (module-level
+    predicates), so a task can carry its backend to a worker that does not share this registry.
+    """
+
+    name: str
+    module: str
+    cls: str
+    supports: Callable[[RuleSet], bool] | None = None
+    prefers: Callable[[RuleSet], bool] = _never
+    options: tuple[tuple[str, Any], ...] = ()
+    requires: tuple[str, ...] = ()
+
+    def installed(self) -> bool:
+        """True when every package in ``requires`` can be imported (nothing is imported to find out)."""
+        return all(importlib.util.find_spec(pkg) is not None for pkg in self.requires)
+
+    def load(self) -> type:
+        """The backend class (imports its module; ImportError when an optional package is missing)."""
+        return getattr(importlib.import_module(self.module), self.cls)
+
+
+_CPSAT = "patience.solvers.cpsat_blackhole"
+
+# name -> entry; the order is the preference order of "auto" (after the prefers predicates).
+BACKENDS: dict[str, Entry] = {
+    e.name: e
+    for e in (
+        Entry("cpsat", _CPSAT, "CpSatBlackHole", hole_family, requires=("ortools",)),
+        Entry("dfs", "patience.solvers.dfs", "DfsSolver", engine_supports, hole_prefers),
+        # after dfs: auto keeps dfs for Gaps
+        Entry("cpsat-gaps", "patience.solvers.cpsat_gaps", "CpSatGaps", gaps_family, requires=("ortools",)),
+        Entry("csp", "patience.solvers.csp", "CspBlackHole", csp_supports, requires=("constraint",)),
+        # cpsat without its DFS presearch: CP-SAT's own verdicts, to compare with dfs
+        Entry(
+            "cpsat-only",
+            _CPSAT,
+            "CpSatBlackHole",
+            hole_family,
+            options=(("presearch_nodes", 0),),
+            requires=("ortools",),
+        ),
+        Entry(
+            "planning", "patience.solvers.planning", "PlanningSolver", engine_supports, rearrangement_prefers
+        ),
+        # optional extra [planners]
+        Entry("planner", "patience.solvers.planner", "ExternalPlanner", planner_supports),
+    )
+}
