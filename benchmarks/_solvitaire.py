@@ -1,4 +1,4 @@
-"""Running the Solvitaire peer (built by ``benchmarks/peers.sh``) from the benchmarks, in one place.
+"""Running the Solvitaire peer (built by ``benchmarks/peers.sh``; its path is ``_common.SOLVITAIRE``).
 
 Every call is a subprocess of ``.peers/solvitaire/bin/solvitaire`` with ``--classify`` (one line; its last
 field is ``solved``, ``unsolvable`` or ``timed-out``). Verdicts are ``W`` (won), ``L`` (lost) or ``?``
@@ -13,11 +13,12 @@ import os
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-SOLVITAIRE = ROOT / ".peers" / "solvitaire" / "bin" / "solvitaire"
+from _common import ROOT, SOLVITAIRE
+
+__all__ = ["ROOT", "SOLVITAIRE", "available", "classify", "classify_deal", "classify_seed", "command",
+           "deal_difference", "deal_only"]  # fmt: skip
 GRACE_S = 5.0  # extra wall seconds before a run past its own --timeout is killed
 
 

@@ -17,37 +17,38 @@ Part 2 (generic search): seeded (portable generator) deals 1..M of FreeCell, Bak
 (thoughtful), Thirty Six, Streets and Alleys, Canfield and Seahaven Towers at 10 s: solved / unsolvable /
 unknown, median seconds, and the published win rate beside them.
 
+Part 1 keeps its own loop (each deal goes to dfs and to the peer in turn, so both see the same load);
+part 2 solves through :mod:`patience.experiments.runner` (``--workers``: 0 solves in this process, as the
+timings above assume), its seconds the whole task: deal built, solved, solution replayed.
+
     python benchmarks/bench_dfs.py                       # small: 30 hole deals, 5 deals a game
-    python benchmarks/bench_dfs.py --hole 1000 --games 200 --limit 10
+    python benchmarks/bench_dfs.py --hole 1000 --games 200 --limit 10 --out
     python benchmarks/bench_dfs.py --skip-games          # hole games only
     python benchmarks/bench_dfs.py --skip-games --no-jit # the pure-Python fallback
 
-Writes ``benchmarks/out/dfs_hole.csv``, ``dfs_games.csv`` (one row per deal) and ``dfs_summary.md``,
-with the machine load (``os.getloadavg``) beside the figures.
+Prints the summary; with ``--out [DIR]`` also writes ``dfs_hole.csv``, ``dfs_games.csv`` (one row per
+deal) and ``dfs_summary.md`` there (default ``benchmarks/out/``), with the machine load beside the figures.
 """
 
 from __future__ import annotations
 
-import argparse
-import csv
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
+
+import _common
+from _common import BHS, HOLE_GAMES, load
 
 from patience.deals import deal
 from patience.formats import to_board_text
 from patience.rules import load_game
-from patience.solvers import dfs_hole, dfs_hole_jit
-from patience.solvers.base import Limits, Status, solve
+from patience.solvers import dfs_hole
+from patience.solvers.base import Limits, solve
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "out"
-BHS = ROOT / ".peers" / "bhs" / "black-hole-solve"
-HOLE_GAMES = {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}
+__all__ = ["BHS", "GAMES", "HOLE_GAMES", "bench_games", "bench_hole", "jit_compile", "load", "peer"]
+
 GAMES = [
     "freecell",
     "bakers-game",
@@ -57,52 +58,39 @@ GAMES = [
     "canfield",
     "seahaven-towers",
 ]
-VERDICT = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
-
-
-def load() -> str:
-    """The 1/5/15-minute load averages, for the record."""
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def peer(board: str, game: str, limit: float, plain: bool) -> tuple[str, float]:
-    """black-hole-solve's verdict (W, L or ? for intractable/timeout) and wall seconds."""
-    cmd = [str(BHS), "--game", game, "--max-iters", "1000000000"]
-    if not plain:
-        cmd.append("--rank-reach-prune")
-    t0 = time.perf_counter()
-    try:
-        r = subprocess.run(cmd + ["-"], input=board, capture_output=True, text=True, timeout=limit)
-    except subprocess.TimeoutExpired:
-        return "?", time.perf_counter() - t0
-    dt = time.perf_counter() - t0
-    out = r.stdout
-    return ("W" if "Solved!" in out else "L" if "Unsolved!" in out else "?"), dt
+    """black-hole-solve's verdict (W, L or ? for intractable/timeout) and wall seconds; ``plain`` leaves
+    out ``--rank-reach-prune`` (:func:`_common.bhs_solve`; build_matrix imports this name)."""
+    return _common.bhs_solve(board, game, limit, prune=not plain)
 
 
 def jit_compile() -> tuple[str, float]:
     """Compile seconds of the kernel: cold (fresh process, empty cache dir) and first call here (cached)."""
     if not dfs_hole.USE_JIT:
         return "jit off (pure-Python loop)", 0.0
-    code = "from patience.solvers.dfs_hole_jit import warm_up; print(warm_up())"
+    from patience.solvers import hole_kernel  # numba: loaded only when the kernel runs compiled
+
+    code = "from patience.solvers.hole_kernel import warm_up; print(warm_up())"
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     cold = float(r.stdout.split()[-1])
     t0 = time.perf_counter()
-    dfs_hole_jit.warm_up()  # compiles into the shared cache on the first run, else loads it
+    hole_kernel.warm_up()  # compiles into the shared cache on the first run, else loads it
     first = time.perf_counter() - t0
     return f"numba kernel: cold compile {cold:.2f} s (once per machine), first call here {first:.2f} s", cold
 
 
 def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]:
+    """dfs and black-hole-solve on PySol deals 1..n of each hole game, deal by deal in one loop."""
     note, cold = jit_compile()
     print(note, f"(load {load()})", flush=True)
     lines = [note]
     for game, peer_name in HOLE_GAMES.items():
         ours_t = theirs_t = 0.0
-        counts = {"W": 0, "L": 0, "?": 0}
-        peer_counts = {"W": 0, "L": 0, "?": 0}
+        ours, theirs = [], []
         agree = disagree = 0
         slow = []
         load0 = load()
@@ -111,13 +99,13 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
             inst = deal(game, seed, "pysol")
             res = solve(inst, "dfs", Limits(seconds=limit))
             dt = time.perf_counter() - t0
-            v = VERDICT.get(res.status, "?")
-            pv, pdt = ("-", 0.0) if not BHS.exists() else peer(to_board_text(inst), peer_name, limit, plain)
+            v = _common.verdict(res.status)
+            pv, pdt = peer(to_board_text(inst), peer_name, limit, plain) if BHS.exists() else ("-", 0.0)
             ours_t += dt
             theirs_t += pdt
-            counts[v] += 1
-            if pv in peer_counts:
-                peer_counts[pv] += 1
+            ours.append(v)
+            if pv != "-":
+                theirs.append(pv)
             if v != "?" and pv in ("W", "L"):
                 agree += v == pv
                 disagree += v != pv
@@ -137,6 +125,7 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
                 )
             )
         slow.sort(reverse=True)
+        counts, peer_counts = _common.tally(ours), _common.tally(theirs)
         ratio = ours_t / theirs_t if theirs_t else float("nan")
         line = (
             f"{game}: PySol deals 1-{n} at {limit:g} s: dfs {counts['W']} won / {counts['L']} lost / "
@@ -153,38 +142,35 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
     return lines
 
 
-def bench_games(n: int, limit: float, rows: list[dict], games: list[str]) -> list[str]:
+def bench_games(n: int, limit: float, rows: list[dict], games: list[str], workers: int = 0) -> list[str]:
+    """dfs on seeded deals 1..n of each game (runner tasks); a Markdown table against the published rate."""
+    from patience.experiments.stats import percentiles
+
     lines = [
         "| game | deals | solved | unsolvable | unknown | median s | solved % | published win % |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for game in games:
         ref = load_game(game).file.reference.win_rate
-        counts = {"W": 0, "L": 0, "?": 0}
-        times = []
         load0 = load()
-        for seed in range(1, n + 1):
-            t0 = time.perf_counter()
-            res = solve(deal(game, seed), "dfs", Limits(seconds=limit))
-            dt = time.perf_counter() - t0
-            if res.status is Status.ERROR:
-                print(f"ERROR {game} {seed}: {res.message}", flush=True)
-            v = VERDICT.get(res.status, "?")
-            counts[v] += 1
-            times.append(dt)
+        done = _common.solve_all(_common.tasks(game, range(1, n + 1), "dfs", limit), workers)
+        for r in done:
+            if r.status == "error":
+                print(f"ERROR {game} {r.seed}: {r.message}", flush=True)
             rows.append(
                 dict(
                     game=game,
-                    seed=seed,
-                    dfs=v,
-                    dfs_s=round(dt, 4),
-                    nodes=int(res.stats.get("nodes", 0)),
-                    best=int(res.stats.get("best_foundation", 0)),
+                    seed=r.seed,
+                    dfs=_common.verdict(r.status),
+                    dfs_s=round(r.stats["wall_s"], 4),
+                    nodes=int(r.stats.get("nodes", 0)),
+                    best=int(r.stats.get("best_foundation", 0)),
                 )
             )
+        counts = _common.tally(_common.verdict(r.status) for r in done)
+        median = percentiles([r.stats["wall_s"] for r in done], (50,))["p50"]
         line = (
-            f"| {game} | {n} | {counts['W']} | {counts['L']} | {counts['?']} | "
-            f"{statistics.median(times):.2f} | "
+            f"| {game} | {n} | {counts['W']} | {counts['L']} | {counts['?']} | {median:.2f} | "
             f"{100 * counts['W'] / n:.1f} | {ref if ref is not None else '-'} |"
         )
         print(line, f"(load {load0} -> {load()})", flush=True)
@@ -193,7 +179,7 @@ def bench_games(n: int, limit: float, rows: list[dict], games: list[str]) -> lis
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--hole", type=int, default=30, help="PySol deals 1..N of each hole game")
     ap.add_argument("--games", type=int, default=5, help="seeded deals 1..M of each classic game")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal and solver")
@@ -202,36 +188,32 @@ def main() -> None:
     ap.add_argument("--skip-games", action="store_true")
     ap.add_argument("--no-jit", action="store_true", help="run the pure-Python hole search (numba off)")
     ap.add_argument("--only", default=",".join(GAMES), help="comma-separated classic games to run")
+    ap.add_argument("--workers", type=int, default=0, help="processes for the classic games (0: this one)")
     ap.add_argument("--tag", default="", help="suffix of the output files (dfs_summary-TAG.md, ...)")
+    _common.add_out(ap, "dfs_hole.csv, dfs_games.csv and dfs_summary.md")
     args = ap.parse_args()
+    if args.hole < 1 or args.games < 1 or args.limit <= 0 or args.workers < 0:
+        ap.error("--hole and --games must be >= 1, --limit > 0, --workers >= 0")
     if args.no_jit:
         dfs_hole.USE_JIT = False
-    OUT.mkdir(parents=True, exist_ok=True)
+    out = _common.out_dir(args)
     tag = f"-{args.tag}" if args.tag else ""
-    summary = [
-        f"# dfs benchmark ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load()})",
-        "",
-    ]
+    summary = [f"# dfs benchmark ({_common.machine()})", ""]
     if not args.skip_hole:
         if not BHS.exists():
             print("black-hole-solve not built (bash benchmarks/peers.sh bhs): timing dfs alone")
         rows: list[dict] = []
         summary += bench_hole(args.hole, args.limit, args.peer_plain, rows) + [""]
-        _write(OUT / f"dfs_hole{tag}.csv", rows)
+        if out:
+            _common.write_csv(out / f"dfs_hole{tag}.csv", rows)
     if not args.skip_games:
         rows = []
-        summary += bench_games(args.games, args.limit, rows, args.only.split(",")) + [""]
-        _write(OUT / f"dfs_games{tag}.csv", rows)
-    (OUT / f"dfs_summary{tag}.md").write_text("\n".join(summary) + "\n")
-
-
-def _write(path: Path, rows: list[dict]) -> None:
-    if not rows:
-        return
-    with path.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+        summary += bench_games(args.games, args.limit, rows, args.only.split(","), args.workers) + [""]
+        if out:
+            _common.write_csv(out / f"dfs_games{tag}.csv", rows)
+    if out:
+        _common.write_lines(out / f"dfs_summary{tag}.md", summary[:-1])
+        print(f"wrote {out}/dfs_*{tag}.*")
 
 
 if __name__ == "__main__":
