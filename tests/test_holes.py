@@ -157,6 +157,22 @@ def test_walk_steps_is_exact(wrap: bool) -> None:
             assert len(found) == len(brute)
 
 
+@pytest.mark.parametrize("wrap", [False, True])
+def test_hole_kernel_walk_test_is_walk_steps(wrap: bool) -> None:
+    """The hole search kernel's allocation-free walk test (compiled by numba) says yes exactly when
+    walk_steps finds a solution: every degree vector of 1-6 ranks with entries 0-3 (and some odd ones)."""
+    from patience.solvers.hole_kernel import _walk_ok
+
+    yes = 0
+    for R in range(1, 7):
+        for d in itertools.product(range(4), repeat=R):
+            deg = [0, *d]
+            ok = walk_steps(deg, R, wrap) is not None
+            assert _walk_ok(deg, R, wrap) is ok, (deg, wrap)
+            yes += ok
+    assert yes > 100  # both answers occur
+
+
 @pytest.mark.parametrize(
     "over", [{"suits": 1, "ranks": 5, "piles": 4, "wrap": True}, {"suits": 2, "ranks": 5, "piles": 3}]
 )

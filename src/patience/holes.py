@@ -8,7 +8,9 @@
   rank above (:meth:`HoleRanks.succ`).
 * :func:`walk_steps`: the rank-walk edge equation ``x[r-1] + x[r] = d[r]`` behind the walk-degree test
   of the hole search (:func:`patience.solvers.dfs_hole.degree_ok`) and the Euler pruning of the planted
-  family (:mod:`patience.families`).
+  family (:mod:`patience.families`). The hole search kernel keeps an allocation-free copy of its
+  yes/no answer that numba can compile (:func:`patience.solvers.hole_kernel._walk_ok`; a test checks
+  the two agree on every small input).
 
 The validator (:mod:`patience.validate`) keeps its own copy of the hole rule on purpose: it shares no
 rule code with the engine, so it can catch a mistake here.

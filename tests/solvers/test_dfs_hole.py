@@ -1,8 +1,8 @@
 """hole_search's best_moves: the moves to its best state replay legally and reach ``best`` cards.
 
-Checked on won and lost deals of the three hole games in both loops (the numba kernels and pure Python,
-with no prelude), with a node limit, and with the Python prelude handing over to the kernel. The jit
-cases skip without numba (or with ``PATIENCE_NO_JIT=1``).
+Checked on won and lost deals of the three hole games with the kernel compiled and uncompiled (no
+prelude), with a node limit, and with the uncompiled prelude handing over to the compiled kernel. The
+jit cases skip without numba (or with ``PATIENCE_NO_JIT=1``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance
-from patience.solvers import dfs_hole_jit
+from patience.solvers import hole_kernel
 from patience.solvers.base import Limits, Status, solve
 from patience.solvers.dfs import DfsSolver
 from patience.solvers.dfs_hole import HOLE_PRUNES, HoleOutcome, hole_search
@@ -22,7 +22,7 @@ from patience.solvers.dfs_hole import HOLE_PRUNES, HoleOutcome, hole_search
 JIT = [
     False,
     pytest.param(
-        True, marks=pytest.mark.skipif(not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off"), id="jit"
+        True, marks=pytest.mark.skipif(not hole_kernel.HAVE_NUMBA, reason="numba kernel off"), id="jit"
     ),
 ]
 # (game, seed, won): PySol numbering for the one-hole games, the portable generator for Binary Star.
@@ -73,9 +73,9 @@ def test_best_moves_replay_to_best(game: str, seed: int, won: bool, jit: bool) -
         assert out.best_moves and not out.moves
 
 
-@pytest.mark.skipif(not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off")
+@pytest.mark.skipif(not hole_kernel.HAVE_NUMBA, reason="numba kernel off")
 @pytest.mark.parametrize(("game", "seed", "won"), DEALS)
-def test_jit_and_python_give_the_same_best_moves(game: str, seed: int, won: bool) -> None:
+def test_compiled_and_uncompiled_give_the_same_best_moves(game: str, seed: int, won: bool) -> None:
     inst = _inst(game, seed)
     a, b = _search(inst, True), _search(inst, False)
     assert (a.won, a.best, a.best_moves) == (b.won, b.best, b.best_moves)
@@ -96,16 +96,17 @@ def test_node_limit_keeps_a_replayable_best(game: str, seed: int, jit: bool) -> 
 
 def test_nothing_to_play_gives_no_moves() -> None:
     inst = _inst("black-hole", 27)  # no card on the tableau can go to the hole
-    for jit in (False, dfs_hole_jit.HAVE_NUMBA):
+    for jit in (False, hole_kernel.HAVE_NUMBA):
         out = _search(inst, jit)
         assert out.complete and not out.won
         assert out.best == Engine(inst).foundation_cards() and out.best_moves == []
 
 
-@pytest.mark.skipif(not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off")
+@pytest.mark.skipif(not hole_kernel.HAVE_NUMBA, reason="numba kernel off")
 @pytest.mark.parametrize(("game", "seed"), [("all-in-a-row", 20), ("all-in-a-row", 16), ("binary-star", 15)])
 def test_prelude_takes_best_moves_from_the_better_part(game: str, seed: int) -> None:
-    """Python prelude, then the kernel from the start: best_moves comes from whichever went further."""
+    """Uncompiled prelude, then the compiled kernel from the start: best_moves comes from whichever went
+    further."""
     inst = _inst(game, seed)
     alone = _search(inst, False)
     for prelude, cap in ((50, None), (50, 51), (50, 300), (1000, None)):
@@ -267,7 +268,7 @@ def test_general_search_agrees_with_brute_force(game: str) -> None:
 def test_dfs_solver_takes_hole_prunes() -> None:
     """DfsSolver(hole_prunes=...) reaches the hole search; a misspelt prune is refused at once."""
     inst = deal("all-in-a-row", 13, "pysol")  # lost
-    DfsSolver().solve(inst, Limits(seconds=60))  # load the kernel first: no Python prelude in the counts
+    DfsSolver().solve(inst, Limits(seconds=60))  # load the kernel first: no uncompiled prelude in the counts
     nodes = {}
     for use in (None, ALL_PRUNES - {"degree"}, ()):
         r = DfsSolver(hole_prunes=use).solve(inst, Limits(seconds=60))

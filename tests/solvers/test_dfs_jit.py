@@ -1,8 +1,8 @@
-"""The numba one-hole kernel (dfs_hole_jit) against the pure-Python loop it replaces (dfs_hole).
+"""The hole search kernel (hole_kernel.search) compiled by numba against the same function uncompiled.
 
-Both paths must find the same verdict, the same solution and (with the table never full) the same node
-count, best cards (and moves to them) and cut counts; limits must give UNKNOWN in both. Tests that need
-numba skip without it.
+Both runs must find the same verdict, the same solution and the same node count, best cards (and moves
+to them), cut counts and table hits, also when a tiny table is cleared; limits must give UNKNOWN in both.
+Tests that need numba skip without it (the uncompiled kernel is what runs then).
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ import pytest
 from patience.deals import deal
 from patience.engine import Engine
 from patience.rules import load_game
-from patience.solvers import base, dfs_hole, dfs_hole_jit
+from patience.solvers import base, dfs_hole, hole_kernel
 from patience.solvers.base import Limits, Status, solve
 from patience.solvers.dfs_hole import HoleOutcome, hole_search
 
 needs_numba = pytest.mark.skipif(
-    not dfs_hole_jit.HAVE_NUMBA, reason="numba kernel off (not installed or PATIENCE_NO_JIT)"
+    not hole_kernel.HAVE_NUMBA, reason="numba kernel off (not installed or PATIENCE_NO_JIT)"
 )
 
-# Deals each path decides within ~50k nodes (the Python loop keeps the default run short): PySol
-# numbering for the one-hole games, the portable generator for Binary Star (two holes, _kernel_multi).
+# Deals each run decides within ~50k nodes (the uncompiled kernel keeps the default run short): PySol
+# numbering for the one-hole games, the portable generator for Binary Star (two holes).
 QUICK = {
     "black-hole": [1, 2, 3, 4, 5, 6, 8, 9, 10, 25, 29, 33, 37],
     "all-in-a-row": [1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 27],
@@ -42,6 +42,11 @@ SMALL = [
     ("binary-star", {"suits": 2, "ranks": 5, "piles": 6}),
     ("binary-star", {"suits": 2, "ranks": 5, "piles": 9, "wrap": False}),
     ("binary-star", {"suits": 3, "ranks": 6, "piles": 17}),
+    ("all-in-a-row", {"suits": 3, "ranks": 5, "piles": 5, "holes": 3}),
+    # Golf, Golf (Solvitaire) and Worm Hole take the hole search without their stock or cell.
+    ("golf", {"suits": 3, "ranks": 5, "piles": 7, "stock": 0, "thoughtful": True}),
+    ("golf-solvitaire", {"suits": 3, "ranks": 5, "piles": 7, "stock": 0}),
+    ("worm-hole", {"suits": 4, "ranks": 4, "piles": 5, "cells": 0}),
 ]
 
 
@@ -52,6 +57,8 @@ def _run(
 
 
 def _same(a: HoleOutcome, b: HoleOutcome) -> None:
+    """``a`` ran compiled, ``b`` uncompiled, and they agree on everything but the speed."""
+    assert a.compiled and not b.compiled
     assert (a.won, a.complete, a.stop, a.moves) == (b.won, b.complete, b.stop, b.moves)
     assert (a.nodes, a.best, a.best_moves, a.reach_cuts) == (b.nodes, b.best, b.best_moves, b.reach_cuts)
     assert a.table is not None and b.table is not None and a.table.hits == b.table.hits
@@ -59,7 +66,7 @@ def _same(a: HoleOutcome, b: HoleOutcome) -> None:
 
 @needs_numba
 @pytest.mark.parametrize("game", sorted(QUICK))
-def test_jit_and_python_agree_on_pysol_deals(game: str) -> None:
+def test_compiled_and_uncompiled_agree_on_pysol_deals(game: str) -> None:
     for seed in QUICK[game]:
         e = Engine(deal(game, seed, "portable" if game == "binary-star" else "pysol"))
         _same(_run(e, True), _run(e, False))
@@ -67,9 +74,10 @@ def test_jit_and_python_agree_on_pysol_deals(game: str) -> None:
 
 @needs_numba
 @pytest.mark.parametrize(("game", "over"), SMALL)
-def test_jit_and_python_agree_on_small_decks(game: str, over: dict) -> None:
+def test_compiled_and_uncompiled_agree_on_small_decks(game: str, over: dict) -> None:
     for seed in range(1, 21):
         e = Engine(deal(game, seed, overrides=over))
+        assert e.hole_only
         _same(_run(e, True), _run(e, False))
 
 
@@ -79,8 +87,8 @@ ABLATIONS = [frozenset(), ALL_PRUNES - {"reach", "degree"}, *(ALL_PRUNES - {p} f
 
 @needs_numba
 @pytest.mark.parametrize("prunes", ABLATIONS, ids=lambda u: "off:" + "+".join(sorted(ALL_PRUNES - u)))
-def test_jit_and_python_honour_the_same_prune_switches(prunes: frozenset[str]) -> None:
-    """With any prune off (or all), the kernel and the Python loop still take the same steps."""
+def test_compiled_and_uncompiled_honour_the_same_prune_switches(prunes: frozenset[str]) -> None:
+    """With any prune off (or all), the compiled and the uncompiled kernel take the same steps."""
     cases = [(g, over, 8) for g, over in SMALL] + [("all-in-a-row", {}, 0), ("black-hole", {}, 0)]
     for game, over, seeds in cases:
         for seed in range(1, seeds + 1) if seeds else (13, 16):
@@ -110,8 +118,8 @@ def test_node_limit_gives_unknown_in_both_paths(game: str, seed: int) -> None:
 
 
 @needs_numba
-def test_python_prelude_then_kernel() -> None:
-    """Python loop first, kernel after: the same answer, and node limits stay exact."""
+def test_uncompiled_prelude_then_compiled_kernel() -> None:
+    """Uncompiled prelude first, compiled kernel after: the same answer, and node limits stay exact."""
     cases = [("all-in-a-row", 20), ("all-in-a-row", 13), ("all-in-a-row", 5), ("black-hole", 3)]
     cases.append(("binary-star", 6))
     for game, seed in cases:
@@ -140,16 +148,19 @@ def test_time_limit_gives_unknown() -> None:
 
 @needs_numba
 def test_full_table_is_cleared_without_changing_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A tiny memory budget makes the kernel forget dead states: more nodes, same verdict and moves."""
-    monkeypatch.setattr(dfs_hole_jit, "_MIN_SLOTS", 1024)
+    """A tiny memory budget makes the kernel forget dead states: more nodes, same verdict and moves;
+    compiled and uncompiled forget at the same moments."""
+    monkeypatch.setattr(hole_kernel, "_MIN_SLOTS", 1024)
     more = 0
     for game, seed in [("all-in-a-row", 20), ("all-in-a-row", 5), ("black-hole", 3), ("binary-star", 3)]:
         e = Engine(deal(game, seed, "portable" if game == "binary-star" else "pysol"))
         small = hole_search(e, time.perf_counter() + 60, None, 2, jit=True, prelude=0)  # 1024 slots
-        full = _run(e, False)
+        full = _run(e, True)
         assert (small.won, small.complete, small.moves) == (full.won, full.complete, full.moves)
         assert small.nodes >= full.nodes
         more += small.nodes > full.nodes
+        if small.nodes < 300_000:  # the uncompiled run, where it is quick
+            _same(small, hole_search(e, time.perf_counter() + 60, None, 2, jit=False))
     assert more  # the table did fill and was cleared
 
 
@@ -164,23 +175,25 @@ def test_stats_in_the_jit_path() -> None:
 
 
 def test_forced_fallback_solves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the kernel switched off the backend still decides and validates hole deals."""
+    """With numba switched off the backend still decides and validates hole deals (kernel uncompiled)."""
     monkeypatch.setattr(dfs_hole, "USE_JIT", False)
     assert solve(deal("all-in-a-row", 3, "pysol"), "dfs", Limits(seconds=30)).status is Status.SOLVED
     assert solve(deal("black-hole", 1, "pysol"), "dfs", Limits(seconds=30)).status is Status.UNSOLVABLE
 
 
-def test_without_numba_the_python_loop_runs() -> None:
+def test_without_numba_the_kernel_runs_uncompiled() -> None:
     """numba missing (import blocked): the module still imports and the backend still solves."""
     code = (
         "import sys; sys.modules['numba'] = None\n"
-        "from patience.solvers import dfs_hole, dfs_hole_jit\n"
+        "from patience.solvers import dfs_hole, hole_kernel\n"
+        "numpy_before = 'numpy' in sys.modules\n"
         "from patience.deals import deal\n"
         "from patience.solvers.base import Limits, solve\n"
-        "assert not dfs_hole_jit.HAVE_NUMBA and not dfs_hole.USE_JIT\n"
+        "assert not hole_kernel.HAVE_NUMBA and not dfs_hole.USE_JIT and hole_kernel.compiled() is None\n"
         "print(solve(deal('all-in-a-row', 4, 'pysol'), 'dfs', Limits(seconds=30)).status.name)\n"
-        "dfs_hole.USE_JIT = True  # asked for, but the kernel cannot load: the Python loop runs\n"
+        "dfs_hole.USE_JIT = True  # asked for, but numba cannot load: the kernel runs uncompiled\n"
         "print(solve(deal('all-in-a-row', 3, 'pysol'), 'dfs', Limits(seconds=30)).status.name)\n"
+        "assert numpy_before or 'numpy' not in sys.modules  # the uncompiled kernel runs on lists\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PATIENCE_NO_JIT"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
@@ -192,6 +205,17 @@ def test_two_holes_solve_in_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
     monkeypatch.setattr(dfs_hole, "USE_JIT", False)
     assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
+
+
+def test_too_wide_for_the_compiled_kernel_runs_uncompiled() -> None:
+    """70 piles do not fit the compiled kernel's int64 masks and keys: the same kernel runs uncompiled on
+    Python ints, and solve() replays its wins."""
+    over = {"suits": 4, "ranks": 35, "piles": 70}
+    for seed in (1, 2, 3):
+        inst = deal("all-in-a-row", seed, "portable", over)
+        out = hole_search(Engine(inst), time.perf_counter() + 60, 100_000, 10**7, jit=True, prelude=0)
+        assert out.won and not out.compiled and len(out.moves) == 140
+        assert solve(inst, "dfs", Limits(seconds=60)).status is Status.SOLVED
 
 
 @pytest.mark.parametrize("game", ["black-hole", "all-in-a-row", "binary-star"])

@@ -1,0 +1,591 @@
+"""The hole search loop, written once: run compiled by numba when it is installed, as plain Python if not.
+
+:func:`patience.solvers.dfs_hole.hole_search` builds the start state and calls :func:`run`, which runs
+:func:`search` (the one loop, for one hole or several) either compiled (:func:`compiled`: ``numba.njit``
+of the same function, its helpers registered with ``numba.extending.register_jitable``) or uncompiled:
+the same function object called from Python on lists. Both take the same moves in the same order and
+return the same verdict, solution, node count, best state (and moves to it) and cut counts; only the
+speed differs (figures in benchmarks/out/dfs_summary.md). This module imports neither numba nor numpy:
+:func:`compiled` loads them at the first compiled run (about a second with the machine code cached).
+
+The search (prunes and their proofs: :mod:`.dfs_hole`). A state is the height of every pile and the
+top rank of every hole, packed into one integer ``key`` (fixed-width bit fields) that each move updates
+in O(1). A move ``mv = i * F + j`` plays the top card of pile ``i`` to hole ``j``. Moves from a state
+come hole by hole; within a hole, sorted ascending and popped from the end, so the first tried is: with
+one hole, a rank that keeps the walk going in the same direction (Wolter; on PySol Black Hole deals 24,
+64, 136, 53, 21, 11, 30 this cut the nodes to win from 2.09M to 1.05M, deal 136: 363k -> 5.6k), then
+taller piles first, then the higher pile index.
+
+The transposition table holds dead states only: an open-addressing hash set of keys (linear probing, at
+most half full, 0 marks an empty slot: no state below the root has key 0, its hole tops are cards) that
+the caller doubles from 64k slots up to the memory budget; when full at that size it is cleared. Every
+key in it is a dead state (every move removes a card, so the state graph is acyclic and a state on the
+path is never met below itself), so clearing only costs re-searching dead subtrees: it changes node
+counts, never the verdict or the solution (DFS meets the first winning leaf in the same order whatever
+the table forgets).
+
+All search state lives in arrays (``st`` holds the scalars), so the loop runs in chunks of nodes and a
+chunk resumes exactly where the last one stopped: between chunks Python checks the deadline (numba has
+no clock) and Ctrl-C, and grows the table. The compiled kernel is cached (``cache=True``): its compile
+(seconds) is paid once per machine and after each edit of this file; later processes load it from
+``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..interrupt import deferred
+
+__all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "compiled", "fits", "run", "search", "warm_up"]
+
+
+def _numba_installed() -> bool:
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["numba"] is None (import blocked)
+        return False
+
+
+# numba can be used: installed and not switched off by PATIENCE_NO_JIT (checked without importing it).
+HAVE_NUMBA = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
+READY = False  # True once the compiled kernel has run in this process (compiled or loaded from the cache)
+
+SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
+_MIN_SLOTS = 1 << 16
+CHUNK_COMPILED = 1 << 17  # nodes per call of the compiled kernel (~30 ms)
+CHUNK_PYTHON = 2048  # nodes per call uncompiled (~20 ms): the deadline is checked between calls
+# st[] fields: the loop's scalar state, kept in an array so that a chunk can resume.
+# _BLEN: length of best_path, the moves to the first state with _BEST cards on the holes;
+# _GEN: the moves of the state at the current depth are still to be generated.
+_KEY, _TALL, _REMOVED, _BEST, _BLEN, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _GEN = range(13)
+_NST = 13
+# Return codes of search().
+CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
+_PRIME = 4294967291  # the largest prime below 2**32
+_MUL = 0x5BD1E995  # odd, below 2**31: _PRIME * _MUL stays below 2**63 (no int64 overflow when compiled)
+
+
+def _slot(tab, key):
+    """Index of ``key`` in the table if present, else ``-1 - (the empty slot where it goes)``."""
+    m = len(tab) - 1
+    x = (key % _PRIME) * _MUL  # also spreads Python ints wider than 64 bits (uncompiled only)
+    x ^= x >> 32
+    i = x & m
+    while True:
+        v = tab[i]
+        if v == key:
+            return i
+        if v == 0:
+            return -1 - i
+        i = (i + 1) & m
+
+
+def _rehash(old, new):
+    """Insert the keys of table ``old`` into the empty, larger table ``new``."""
+    for v in old:
+        if v:
+            new[-1 - _slot(new, v)] = v
+
+
+def _reach_ok(count, tops, F, adj, adjn, R, seen, todo):
+    """Is every rank with cards left reachable from a hole top? (:func:`.dfs_hole.rank_reach_ok`)
+
+    ``adj[r * R + k]`` for ``k < adjn[r]``: the ranks one step from ``r``; ``seen`` (R + 1 flags) and
+    ``todo`` (R + 2 ranks) are scratch space.
+    """
+    for r in range(R + 1):
+        seen[r] = False
+    n = 0
+    for j in range(F):
+        t = tops[j]
+        if t and not seen[t]:
+            seen[t] = True
+            todo[n] = t
+            n += 1
+    while n:
+        n -= 1
+        r = todo[n]
+        for k in range(adjn[r]):
+            s = adj[r * R + k]
+            if not seen[s] and count[s]:
+                seen[s] = True
+                todo[n] = s
+                n += 1
+    for r in range(1, R + 1):
+        if count[r] and not seen[r]:
+            return False
+    return True
+
+
+def _walk_ok(deg, R, wrap):
+    """Is ``e[k - 1] + e[k] = deg[k]`` (k = 1..R) solvable in non-negative integers?
+
+    The feasibility half of :func:`patience.holes.walk_steps` (tests check the two agree), with no
+    allocation so that it compiles: on a path ``e[0] = e[R] = 0``; on a cycle (``wrap``) ``e[0] = e[R] =
+    X`` and each ``e[k]`` is ``a[k] +- X``, bounding ``X`` from below (odd ``k``) or above (even ``k``).
+    """
+    if not wrap:
+        e = 0
+        for k in range(1, R):
+            e = deg[k] - e
+            if e < 0:
+                return False
+        return deg[R] == e
+    a = 0
+    lo = 0
+    hi = 1 << 62  # no upper bound yet
+    for k in range(1, R):
+        a = deg[k] - a
+        if k % 2:
+            if a < hi:
+                hi = a
+        elif -a > lo:
+            lo = -a
+    a = deg[R] - a
+    if R % 2:
+        if a % 2:
+            return False
+        x = a // 2
+        return lo <= x and x <= hi
+    return a == 0 and lo <= hi
+
+
+def _degree_ok(count, t, R, wrap, ends, base):
+    """Can the remaining cards form one walk from hole top ``t``? (:func:`.dfs_hole.degree_ok`)
+
+    ``ends[x]``: rank ``x`` may end the walk (the bottom card of a non-empty pile); ``base`` (R + 1
+    ints) is scratch space.
+    """
+    n = 0
+    for r in range(1, R + 1):
+        n += count[r]
+    if n == 0:
+        return True
+    for r in range(R + 1):
+        base[r] = 2 * count[r]
+    base[t] += 1
+    for x in range(1, R + 1):
+        if not count[x] or not ends[x]:
+            continue
+        base[x] -= 1
+        ok = _walk_ok(base, R, wrap)
+        base[x] += 1
+        if ok:
+            return True
+    return False
+
+
+def search(
+    st, tab, max_slots, stop_at, piles, H, h, count, mask, bits, hbit, tops, tshift, F,
+    nexts, nextn, adj, adjn, same_dir, bottom, R, P, total,
+    reach, degree, wrap, last_card, one_card, equal_holes,
+    mvs, fbase, path, olds, best_path, cand, seen, todo, base, ends,
+):  # fmt: skip
+    """Search until a win (WON), the end of the search space (COMPLETE), ``st[_NODES] >= stop_at``
+    (CHUNK) or a table too small for the next state (GROW: the caller doubles ``tab`` and calls again).
+
+    Arrays (lists uncompiled): ``piles[i * H + k]`` rank of the k-th card of pile ``i``, ``h`` heights,
+    ``count[r]`` cards of rank ``r`` on the tableau, ``mask[r]`` bit ``i`` set when pile ``i`` is topped
+    by rank ``r``, ``bits[i] = 1 << i``, ``hbit[i]`` and ``tshift[j]``: the bit fields of pile ``i``'s
+    height and hole ``j``'s top in the key, ``tops`` hole tops (0: empty), ``nexts[t * R + k]`` for ``k <
+    nextn[t]`` the ranks that fit on top ``t`` (all for ``t = 0``), ``adj`` likewise for rank steps (reach),
+    ``same_dir[p * (R + 1) + t]`` the rank that keeps the direction ``p -> t``, ``bottom[i]`` pile ``i``'s
+    bottom rank. The move stack: ``mvs[fbase[d]:…]`` the moves left at depth ``d``, ``path[d]`` and
+    ``olds[d]`` the move played at depth ``d`` and the hole top it covered; the rest is scratch space.
+    Prune switches: ``reach``, ``degree`` (one hole only), ``last_card``, ``one_card``, ``equal_holes``.
+    """
+    key = st[_KEY]
+    tall = st[_TALL]  # bit i set when pile i holds two cards or more
+    removed = st[_REMOVED]
+    best = st[_BEST]
+    blen = st[_BLEN]
+    nodes = st[_NODES]
+    hits = st[_HITS]
+    cuts = st[_CUTS]
+    depth = st[_DEPTH]
+    sp = st[_SP]
+    ntab = st[_NTAB]
+    peak = st[_PEAK]
+    gen = st[_GEN]
+    sb = 1  # bits of a pile index in a candidate move
+    while (1 << sb) <= P:
+        sb += 1
+    low = (1 << sb) - 1
+    hs = sb + 8  # bit of the "keeps the direction" flag, above any height
+    code = CHUNK
+    while True:
+        if 2 * (ntab + 1) > len(tab) and len(tab) < max_slots:
+            code = GROW
+            break
+        if gen:
+            # The moves of the state at this depth, hole by hole, each hole's best last (popped first).
+            gen = 0
+            keep = 0  # the rank that keeps the walk's direction (one hole, below the root)
+            if F == 1 and depth:
+                keep = same_dir[olds[depth - 1] * (R + 1) + tops[0]]
+            for jj in range(F):
+                t = tops[jj]
+                dup = False
+                if equal_holes:
+                    for k in range(jj):
+                        if tops[k] == t:
+                            dup = True
+                if dup:
+                    continue  # an equal (or equally empty) hole was offered already
+                n = 0
+                for k in range(nextn[t]):
+                    rr = nexts[t * R + k]
+                    m = mask[rr]
+                    if m == 0:
+                        continue
+                    flag = (1 << hs) if rr == keep else 0
+                    mt = m & tall
+                    q = 0
+                    while mt:
+                        if mt & 1:
+                            cand[n] = flag | (h[q] << sb) | q
+                            n += 1
+                        mt >>= 1
+                        q += 1
+                    if last_card and m & tall:
+                        continue  # Wolter rule 1: no last card while a taller pile offers the rank
+                    ms = m & ~tall  # one-card piles
+                    q = 0
+                    while ms:
+                        if ms & 1:
+                            cand[n] = flag | (1 << sb) | q
+                            n += 1
+                            if one_card:
+                                break  # Wolter rule 2: the first one-card pile stands for all
+                        ms >>= 1
+                        q += 1
+                for a in range(1, n):  # insertion sort, ascending
+                    v = cand[a]
+                    b = a - 1
+                    while b >= 0 and cand[b] > v:
+                        cand[b + 1] = cand[b]
+                        b -= 1
+                    cand[b + 1] = v
+                for a in range(n):
+                    mvs[sp + a] = (cand[a] & low) * F + jj
+                sp += n
+        if sp == fbase[depth]:
+            # No move left here: back to the parent state.
+            if depth == 0:
+                code = COMPLETE
+                break
+            depth -= 1
+            mv = path[depth]
+            if F == 1:
+                i = mv
+                j = 0
+            else:
+                i = mv // F
+                j = mv - i * F
+            r = tops[j]
+            old = olds[depth]
+            tops[j] = old
+            hi = h[i]
+            bit = bits[i]
+            if hi:
+                mask[piles[i * H + hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            h[i] = hi + 1
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tshift[j])
+            continue
+        # Play the next move.
+        sp -= 1
+        mv = mvs[sp]
+        if F == 1:
+            i = mv
+            j = 0
+        else:
+            i = mv // F
+            j = mv - i * F
+        hi = h[i] - 1
+        r = piles[i * H + hi]
+        old = tops[j]
+        h[i] = hi
+        tops[j] = r
+        bit = bits[i]
+        mask[r] ^= bit
+        if hi:
+            mask[piles[i * H + hi - 1]] |= bit
+            if hi == 1:
+                tall ^= bit
+        count[r] -= 1
+        removed += 1
+        key += ((r - old) << tshift[j]) - hbit[i]
+        nodes += 1
+        if removed > best:
+            best = removed
+            best_path[:depth] = path[:depth]  # at most `total` improvements a search: cheap copies
+            best_path[depth] = mv
+            blen = depth + 1
+            if removed == total:
+                path[depth] = mv
+                olds[depth] = old
+                depth += 1
+                code = WON
+                break
+        s = _slot(tab, key)
+        dead = False
+        if s >= 0:
+            hits += 1
+            dead = True
+        elif (reach or degree) and (count[r] == 0 or (old != 0 and count[old] == 0)):
+            # A rank ran out (or the hole left one that had): the only times connectivity changes.
+            if reach:
+                empty = False
+                for k in range(F):
+                    if tops[k] == 0:
+                        empty = True
+                if not empty:
+                    dead = not _reach_ok(count, tops, F, adj, adjn, R, seen, todo)
+            if not dead and degree:
+                for x in range(R + 1):
+                    ends[x] = False
+                for k in range(P):
+                    if h[k]:
+                        ends[bottom[k]] = True
+                dead = not _degree_ok(count, r, R, wrap, ends, base)
+            if dead:
+                cuts += 1
+        if dead:
+            # Undo at once instead of pushing an empty frame.
+            tops[j] = old
+            h[i] = hi + 1
+            if hi:
+                mask[piles[i * H + hi - 1]] ^= bit
+                if hi == 1:
+                    tall |= bit
+            mask[r] |= bit
+            count[r] += 1
+            removed -= 1
+            key += hbit[i] + ((old - r) << tshift[j])
+        else:
+            if 2 * (ntab + 1) > len(tab):
+                # Full at the memory budget (the caller grew it up to there): forget the dead states.
+                for q in range(len(tab)):
+                    tab[q] = 0
+                ntab = 0
+                s = _slot(tab, key)
+            tab[-1 - s] = key
+            ntab += 1
+            if ntab > peak:
+                peak = ntab
+            path[depth] = mv
+            olds[depth] = old
+            depth += 1
+            fbase[depth] = sp
+            gen = 1
+        if nodes >= stop_at:
+            break
+    st[_KEY] = key
+    st[_TALL] = tall
+    st[_REMOVED] = removed
+    st[_BEST] = best
+    st[_BLEN] = blen
+    st[_NODES] = nodes
+    st[_HITS] = hits
+    st[_CUTS] = cuts
+    st[_DEPTH] = depth
+    st[_SP] = sp
+    st[_NTAB] = ntab
+    st[_PEAK] = peak
+    st[_GEN] = gen
+    return code
+
+
+# search()'s arguments after (st, tab, max_slots, stop_at), by name.
+_ARGS = search.__code__.co_varnames[4 : search.__code__.co_argcount]
+_COMPILED: tuple[Callable[..., Any], Callable[..., Any]] | None = None
+
+
+def compiled() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    """``(search, _rehash)`` compiled by numba (loaded from its cache after the first compile on a
+    machine), or None when numba is off (:data:`HAVE_NUMBA`) or fails to import."""
+    global _COMPILED
+    if _COMPILED is None and HAVE_NUMBA:
+        try:
+            from numba import njit
+            from numba.extending import register_jitable
+        except ImportError:  # pragma: no cover - a broken numba install
+            return None
+        for helper in (_slot, _reach_ok, _walk_ok, _degree_ok):
+            register_jitable(helper)  # callable from compiled code; the Python function is unchanged
+        _COMPILED = (njit(cache=True)(search), njit(cache=True)(_rehash))
+    return _COMPILED
+
+
+def fits(P: int, hshift_top: int, R: int, F: int = 1) -> bool:
+    """Can the compiled kernel run this deal: masks in 62 bits and the packed key in 63?"""
+    return P <= 62 and hshift_top + F * R.bit_length() <= 62
+
+
+def run(
+    piles: Sequence[Sequence[int]],
+    tops: Sequence[int],
+    on_holes: int,
+    nexts: Sequence[Sequence[int]],
+    adj: Sequence[Sequence[int]],
+    hshift: Sequence[int],
+    tshift: Sequence[int],
+    deadline: float,
+    node_cap: int,
+    R: int,
+    memory_bytes: float,
+    *,
+    reach: bool = True,
+    degree: bool = True,
+    wrap: bool = True,
+    last_card: bool = True,
+    one_card: bool = True,
+    equal_holes: bool = True,
+    jit: bool = True,
+    chunk: int | None = None,
+) -> dict:
+    """Search from piles of ranks ``piles`` (bottom first) and hole tops ``tops`` (0: empty) with
+    ``on_holes`` cards on the holes: compiled when ``jit`` and :func:`compiled` and :func:`fits` allow,
+    else uncompiled (the same moves, nodes and answer).
+
+    ``nexts[t]``: the ranks that fit on hole top ``t`` (``nexts[0]``: every rank), ``adj[t]`` the rank
+    steps for reachability; ``hshift``/``tshift``: the key's bit field of each pile height and hole top;
+    ``node_cap`` < 0: no node limit. The prune switches are those of :data:`.dfs_hole.HOLE_PRUNES`
+    (``degree`` for one hole only). Returns won, complete, stop ("time", "nodes" or ""), path (pile and
+    hole of each move), nodes, best (cards on the holes at the best state), best_path (as path, to the
+    first such state), hits, cuts, peak_bytes and compiled (which of the two ran).
+    """
+    P, F = len(piles), len(tops)
+    h = [len(p) for p in piles]
+    H = max(max(h, default=1), 1)
+    total = sum(h) + on_holes
+    depth_max = total + 2
+    count = [0] * (R + 1)
+    mask = [0] * (R + 1)
+    tall = 0
+    flat = [0] * (P * H)
+    for i, p in enumerate(piles):
+        flat[i * H : i * H + len(p)] = p
+        for r in p:
+            count[r] += 1
+        if p:
+            mask[p[-1]] |= 1 << i
+        if len(p) > 1:
+            tall |= 1 << i
+    nexts_a, nextn, adj_a, adjn = [0] * ((R + 1) * R), [0] * (R + 1), [0] * ((R + 1) * R), [0] * (R + 1)
+    for r in range(R + 1):
+        nexts_a[r * R : r * R + len(nexts[r])] = nexts[r]
+        nextn[r] = len(nexts[r])
+        adj_a[r * R : r * R + len(adj[r])] = adj[r]
+        adjn[r] = len(adj[r])
+    same = [0] * ((R + 1) * (R + 1))
+    for p_ in range(1, R + 1):
+        for t_ in range(1, R + 1):
+            step = (t_ - p_) % R
+            if step == 1:
+                same[p_ * (R + 1) + t_] = t_ % R + 1
+            elif step == R - 1:
+                same[p_ * (R + 1) + t_] = (t_ - 2) % R + 1
+    key = sum(h[i] << hshift[i] for i in range(P)) + sum(tops[j] << tshift[j] for j in range(F))
+    st = [0] * _NST
+    st[_KEY], st[_TALL], st[_REMOVED], st[_BEST], st[_GEN] = key, tall, on_holes, on_holes, 1
+    a = dict(
+        piles=flat, H=H, h=h, count=count, mask=mask, bits=[1 << i for i in range(P)],
+        hbit=[1 << s for s in hshift], tops=list(tops), tshift=list(tshift), F=F, nexts=nexts_a,
+        nextn=nextn, adj=adj_a, adjn=adjn, same_dir=same, bottom=[p[0] if p else 0 for p in piles], R=R,
+        P=P, total=total, reach=reach, degree=degree and F == 1, wrap=wrap, last_card=last_card,
+        one_card=one_card, equal_holes=equal_holes, mvs=[0] * (depth_max * P * F + P * F),
+        fbase=[0] * depth_max, path=[0] * depth_max, olds=[0] * depth_max, best_path=[0] * depth_max,
+        cand=[0] * (P + 1), seen=[False] * (R + 1), todo=[0] * (R + 2), base=[0] * (R + 1),
+        ends=[False] * (R + 1),
+    )  # fmt: skip
+    max_slots = _MIN_SLOTS
+    while max_slots * 2 * SLOT_BYTES <= memory_bytes:
+        max_slots *= 2
+    slots = min(_MIN_SLOTS, max_slots)
+    kernels = compiled() if jit and fits(P, max(hshift, default=0), R, F) else None
+    if kernels is not None:
+        import numpy as np
+
+        step, rehash = kernels
+        for name, v in a.items():  # lists become arrays: bool flags or int64
+            if isinstance(v, list):
+                a[name] = np.array(v, dtype=np.bool_ if name in ("seen", "ends") else np.int64)
+        st_a, tab = np.array(st, dtype=np.int64), np.zeros(slots, dtype=np.int64)
+
+        def grow(tab: Any) -> Any:
+            new = np.zeros(2 * len(tab), dtype=np.int64)
+            rehash(tab, new)
+            return new
+
+        chunk = chunk or CHUNK_COMPILED
+    else:
+        step, st_a, tab = search, st, [0] * slots
+
+        def grow(tab: Any) -> Any:
+            new = [0] * (2 * len(tab))
+            _rehash(tab, new)
+            return new
+
+        chunk = chunk or CHUNK_PYTHON
+    args = [a[name] for name in _ARGS]
+    path, best_path = a["path"], a["best_path"]
+    stop = ""
+    code = CHUNK
+    while True:
+        stop_at = int(st_a[_NODES]) + chunk
+        if node_cap >= 0:
+            stop_at = min(stop_at, node_cap)
+        with deferred():  # Ctrl-C inside a chunk: KeyboardInterrupt after it (not numba's SystemError)
+            code = step(st_a, tab, max_slots, stop_at, *args)
+        if code == GROW:
+            tab = grow(tab)
+            continue
+        if code != CHUNK:
+            break
+        if node_cap >= 0 and st_a[_NODES] >= node_cap:
+            stop = "nodes"
+            break
+        if time.perf_counter() >= deadline:
+            stop = "time"
+            break
+    if kernels is not None:
+        global READY
+        READY = True
+    moves = [int(x) for x in path[: int(st_a[_DEPTH])]] if code == WON else []
+    best_moves = [int(x) for x in best_path[: int(st_a[_BLEN])]]
+    return dict(
+        won=code == WON,
+        complete=code == COMPLETE,
+        stop=stop,
+        path=[divmod(mv, F) for mv in moves],
+        nodes=int(st_a[_NODES]),
+        best=int(st_a[_BEST]),
+        best_path=[divmod(mv, F) for mv in best_moves],
+        hits=int(st_a[_HITS]),
+        cuts=int(st_a[_CUTS]),
+        peak_bytes=int(st_a[_PEAK]) * 2 * SLOT_BYTES,
+        compiled=kernels is not None,
+    )
+
+
+def warm_up() -> float:
+    """Compile (or load from the cache) the kernel on a tiny deal; returns the seconds it took."""
+    t0 = time.perf_counter()
+    if compiled() is not None:
+        for tops, tshift in (([0], [4]), ([0, 0], [4, 6])):  # one hole, two holes: the same kernel
+            run(
+                [[1, 2], [3]], tops, 0, [(1, 2, 3), (2, 3), (1, 3), (1, 2)], [(), (2, 3), (1, 3), (1, 2)],
+                [0, 2], tshift, time.perf_counter() + 60, -1, 3, 1 << 20,
+            )  # fmt: skip
+    return time.perf_counter() - t0
