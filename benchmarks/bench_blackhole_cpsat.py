@@ -1,43 +1,40 @@
 """Time the cpsat backend on PySol Black Hole / All in a Row deals, against black-hole-solver.
 
 Usage:
-    .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 50] [--limit 10]
+    .venv/bin/python benchmarks/bench_blackhole_cpsat.py [-n 20] [--limit 10]
         [--games black-hole,all-in-a-row] [--formulations table] [--presearch 200000] [--probe-after 3]
-        [--first 1]
+        [--first 1] [--out [DIR]]
 
 For each game: deals FIRST..FIRST+N-1 from the pysol generator, solved with cpsat at the time limit; solved /
 unsolvable / unknown, median / p90 / max seconds, the win rate next to the published one. When
 ``.peers/bhs/black-hole-solve`` exists (benchmarks/peers.sh bhs) the same deals go to black-hole-solver:
-time ratio and per-deal verdict agreement. ``--formulations table,circuit`` compares the two CP-SAT models.
-Generalized decks and instance families: benchmarks/bench_hardness.py.
-Everything printed is also written to benchmarks/out/blackhole_cpsat_<stamp>_<first>-<last>.txt
-with the load average (the deal range in the name keeps parallel runs apart).
+time ratio and per-deal verdict agreement (black-hole-solve as a plain run, no --rank-reach-prune, in the
+same loop as cpsat so both see the same load). ``--formulations table,circuit`` compares the two CP-SAT
+models. Generalized decks and instance families: benchmarks/bench_hardness.py.
+With ``--out [DIR]`` everything printed is also written to DIR/blackhole_cpsat_<stamp>_<first>-<last>.txt
+(and the per-deal rows to .json; DIR defaults to benchmarks/out), with the load average (the deal range in
+the name keeps parallel runs apart).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
+
+import _common
+from _common import HOLE_GAMES, spread
 
 from patience import formats
 from patience.deals import deal
+from patience.experiments.stats import estimate
 from patience.rules import load_game
-from patience.solvers.base import Limits
-from patience.solvers.cpsat_blackhole import CpSatBlackHole
-
-ROOT = Path(__file__).resolve().parents[1]
-BHS = ROOT / ".peers" / "bhs" / "black-hole-solve"
-OUT = ROOT / "benchmarks" / "out"
-PRESEARCH = CpSatBlackHole().presearch_nodes  # the backend's default node budget
-PEER_GAME = {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}
+from patience.solvers.base import Limits, get_solver
 
 lines: list[str] = []
+STATUS = {"W": "solved", "L": "unsolvable", "?": "unknown"}  # the peer's letters as our status names
 
 
 def say(text: str = "") -> None:
@@ -45,39 +42,18 @@ def say(text: str = "") -> None:
     lines.append(text)
 
 
-def quantiles(xs: list[float]) -> str:
-    if not xs:
-        return "-"
-    s = sorted(xs)
-    p90 = s[min(len(s) - 1, int(0.9 * len(s)))]
-    return f"median {statistics.median(s):.3f}s  p90 {p90:.3f}s  max {s[-1]:.3f}s  total {sum(s):.1f}s"
-
-
-def run_bhs(inst, game: str, limit: float) -> tuple[str, float]:
-    t = time.perf_counter()
-    try:
-        out = subprocess.run(
-            [str(BHS), "--game", PEER_GAME[game], "-"],
-            input=formats.to_board_text(inst),
-            capture_output=True,
-            text=True,
-            timeout=limit,
-        ).stdout
-    except subprocess.TimeoutExpired:
-        return "unknown", time.perf_counter() - t
-    verdict = "solved" if "Solved!" in out else "unsolvable" if "Unsolved!" in out else "unknown"
-    return verdict, time.perf_counter() - t
-
-
 def bench_game(
-    game: str, first: int, n: int, limit: float, formulation: str, presearch: int = PRESEARCH,
+    game: str, first: int, n: int, limit: float, formulation: str, presearch: int | None = None,
     probe_after: float | None = 3.0,
 ) -> dict:  # fmt: skip
-    solver = CpSatBlackHole(formulation, max_cards=False, presearch_nodes=presearch, probe_after=probe_after)
+    """cpsat (and black-hole-solve, when built) on PySol deals first..first+n-1 of ``game``."""
+    opts = {} if presearch is None else {"presearch_nodes": presearch}
+    solver = get_solver("cpsat", formulation=formulation, max_cards=False, probe_after=probe_after, **opts)
+    presearch = solver.options.presearch_nodes
     decided_by_dfs = 0
     counts = {"solved": 0, "unsolvable": 0, "unknown": 0, "error": 0}
     times, peer_times, disagree, per_deal = [], [], [], []
-    have_peer = BHS.exists() and game in PEER_GAME
+    have_peer = _common.bhs_available() and game in HOLE_GAMES
     for seed in range(first, first + n):
         inst = deal(game, seed, "pysol")
         t = time.perf_counter()
@@ -93,7 +69,9 @@ def bench_game(
         if "presearch_lost" in r.stats:
             row["dfs"] = "unsolvable"  # the presearch ran to its end: the dfs search's own verdict
         if have_peer:
-            pv, pt = run_bhs(inst, game, limit)
+            board = formats.to_board_text(inst)
+            letter, pt = _common.bhs_solve(board, HOLE_GAMES[game], limit, prune=False, max_iters=None)
+            pv = STATUS[letter]
             peer_times.append(pt)
             row.update(bhs=pv, bhs_seconds=round(pt, 4))
             if "unknown" not in (pv, status) and pv != status:
@@ -105,7 +83,7 @@ def bench_game(
     pre += f", probing after {probe_after:g}s" if probe_after is not None else ", no probing stage"
     say(f"{game} [{formulation}{pre}], PySol deals {first}..{first + n - 1}, limit {limit:g}s:")
     say(f"  cpsat: solved {counts['solved']}, unsolvable {counts['unsolvable']}, unknown {counts['unknown']}"
-        f", error {counts['error']};  {quantiles(times)}")  # fmt: skip
+        f", error {counts['error']};  {spread(times)}")  # fmt: skip
     checked = [r for r in per_deal if "dfs" in r]
     if checked:
         same = sum(r["cpsat"] == r["dfs"] for r in checked)
@@ -113,17 +91,16 @@ def bench_game(
     for what, pick in (("won", "solved"), ("lost", "unsolvable")):
         ts = [r["seconds"] for r in per_deal if r["cpsat"] == pick]
         mine = [r["seconds"] for r in per_deal if r["cpsat"] == pick and r["by"] == "cp-sat"]
-        say(f"    {what}: {quantiles(ts)};  decided by CP-SAT itself {len(mine)}: {quantiles(mine)}")
-    lo = counts["solved"] / n * 100
-    hi = (counts["solved"] + counts["unknown"]) / n * 100
-    say(f"  win rate {lo:.1f}%" + (f" (up to {hi:.1f}% with unknowns)" if hi > lo else "")
+        say(f"    {what}: {spread(ts)};  decided by CP-SAT itself {len(mine)}: {spread(mine)}")
+    est = estimate(counts["solved"], counts["unsolvable"], n - decided)
+    say(f"  win rate {est.text(1)} (conservative 95%, unknowns counted both ways)"
         + f"; published {ref.win_rate}% ({ref.source.split(',')[0]})")  # fmt: skip
     if have_peer:
         both = [r for r in per_deal if r["bhs"] != "unknown" and r["cpsat"] != "unknown"]
         agree = sum(r["bhs"] == r["cpsat"] for r in both)
         ratio = sum(times) / max(sum(peer_times), 1e-9)
         med = statistics.median(times) / max(statistics.median(peer_times), 1e-9)
-        say(f"  black-hole-solver: {quantiles(peer_times)}")
+        say(f"  black-hole-solver: {spread(peer_times)}")
         say(f"  verdict agreement {agree}/{len(both)} decided by both"
             f"{' (disagree: ' + str(disagree) + ')' if disagree else ''};  time ratio cpsat/bhs {ratio:.1f}x"
             f" (medians {med:.1f}x)")  # fmt: skip
@@ -133,28 +110,34 @@ def bench_game(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-n", type=int, default=50, help="deals per game (1000 for the full run)")
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=20, help="deals per game (1000 for the full run)")
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--formulations", default="auto")
-    ap.add_argument("--presearch", type=int, default=PRESEARCH, help="DFS nodes before CP-SAT (0: none)")
+    ap.add_argument("--presearch", type=int, default=None,
+                    help="DFS nodes before CP-SAT (0: none; default: the backend's own)")  # fmt: skip
     ap.add_argument("--probe-after", type=float, default=3.0,
                     help="seconds before the probing CP-SAT stage (<= 0: none)")  # fmt: skip
+    _common.add_out(ap, "blackhole_cpsat_<stamp>_<first>-<last>.txt and .json")
     args = ap.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+    if args.n < 1 or args.first < 1 or args.limit <= 0:
+        ap.error("-n and --first must be >= 1 and --limit > 0")
     stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{args.first}-{args.first + args.n - 1}"
     say(f"# bench_blackhole_cpsat {' '.join(sys.argv[1:])}")
-    say(f"# {time.ctime()}, {os.cpu_count()} cpus, load average at start {os.getloadavg()}")
+    say(f"# {_common.machine()} at start")
     results = []
     for game in filter(None, args.games.split(",")):
         for form in args.formulations.split(","):
             probe = args.probe_after if args.probe_after > 0 else None
             results.append(bench_game(game, args.first, args.n, args.limit, form, args.presearch, probe))
-    say(f"# load average at end {os.getloadavg()}")
-    (OUT / f"blackhole_cpsat_{stamp}.txt").write_text("\n".join(lines) + "\n")
-    (OUT / f"blackhole_cpsat_{stamp}.json").write_text(json.dumps({"games": results}))
+    say(f"# load at end {_common.load()}")
+    out = _common.out_dir(args)
+    if out:
+        _common.write_lines(out / f"blackhole_cpsat_{stamp}.txt", lines)
+        (out / f"blackhole_cpsat_{stamp}.json").write_text(json.dumps({"games": results}))
+        print(f"wrote {out}/blackhole_cpsat_{stamp}.*")
 
 
 if __name__ == "__main__":
