@@ -1,8 +1,8 @@
 """Where do generalized Black Hole family instances become hard? Two studies, each backend on the same deals.
 
 Usage:
-    .venv/bin/python benchmarks/bench_hardness.py [--study size,families] [-n 10] [--limit 10]
-        [--backends cpsat-only,dfs]
+    .venv/bin/python benchmarks/bench_hardness.py [--study size,families] [-n 3] [--limit 10]
+        [--backends cpsat-only,dfs] [--workers 0] [--out [DIR]]
 
 ``size``: generalized All in a Row (S suits x R ranks, empty hole, wrap) dealt into piles of height 2, 3,
 4 and 6: solve time and win rate against deck size and pile height. All in a Row rather than Black Hole
@@ -13,29 +13,29 @@ so that every deck below divides into piles of each height.
 won by construction; large K approaches a random deal), sorted deals (the ordered, easy end: piles of
 equal or neighbouring ranks) perturbed the same way, and random deals as the reference.
 
-Every backend runs through :func:`patience.solvers.base.solve`, so each SOLVED is validated; verdicts
-of the backends are compared deal by deal and any disagreement is printed (it would be a bug).
-Tables (csv, md) and plots go to benchmarks/out/hardness_<study>.*; times are wall seconds on this
-machine, with the load average printed at the start and end.
+Every point is a batch of :mod:`patience.experiments.runner` tasks per backend (the deals named by
+generator and seed: ``planted:K`` is :func:`patience.families.family_deal` with K swaps), solved through
+:func:`patience.solvers.base.solve`, so each SOLVED is validated; verdicts of the backends are compared
+deal by deal and any disagreement is printed (it would be a bug). Times are each backend's own solve
+seconds (what ``patience estimate`` stores: dealing and the replay of a win are not counted) on this
+machine, with the load average printed at the start and end; ``--workers K`` solves in K processes.
+With ``--out [DIR]`` the tables (csv, md), plots and the printed log go to DIR/hardness_<study>.*
+(default benchmarks/out); ``--replot --out`` redraws the plots from the csv tables there.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-from patience.deals import deal
-from patience.families import family_deal
-from patience.instance import Instance
-from patience.solvers.base import Limits, solve
+import _common
 
-OUT = Path(__file__).resolve().parents[1] / "benchmarks" / "out"
+from patience.experiments.stats import percentiles
+
 SIZES = ((2, 6), (3, 8), (4, 9), (4, 12), (5, 12), (6, 12), (8, 13))
 HEIGHTS = (2, 3, 4, 6)
 SWAPS = (0, 1, 2, 4, 8, 16, 32, 64)
@@ -46,31 +46,22 @@ def say(text: str, log: list[str]) -> None:
     log.append(text)
 
 
-def p90(xs: list[float]) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(0.9 * len(s)))]
-
-
 def run_point(
-    label: dict, make: Callable[[int], Instance], n: int, backends: list[str], limit: float, log: list[str]
+    label: dict, deck: Deck, n: int, backends: list[str], limit: float, log: list[str], workers: int = 0
 ) -> list[dict]:
     """Solve deals 1..n of one point with every backend; one row per backend, disagreements printed."""
-    verdicts: dict[str, list[str]] = {b: [] for b in backends}
-    times: dict[str, list[float]] = {b: [] for b in backends}
-    for seed in range(1, n + 1):
-        inst = make(seed)
-        for b in backends:
-            t = time.perf_counter()
-            r = solve(inst, b, Limits(seconds=limit))
-            times[b].append(time.perf_counter() - t)
-            verdicts[b].append(r.status.value)
+    game, generator, sets = deck
+    verdicts: dict[str, list[str]] = {}
     rows = []
     for b in backends:
-        vs = verdicts[b]
-        won, lost = vs.count("solved"), vs.count("unsolvable")
+        done = _common.solve_all(_common.tasks(game, range(1, n + 1), b, limit, generator, sets), workers)
+        verdicts[b] = [r.status for r in done]
+        times = [r.seconds or 0.0 for r in done]
+        won, lost = verdicts[b].count("solved"), verdicts[b].count("unsolvable")
+        p = percentiles(times, (90, 100))
         rows.append({**label, "backend": b, "deals": n, "won": won, "lost": lost, "unknown": n - won - lost,
-                     "median": round(statistics.median(times[b]), 4), "p90": round(p90(times[b]), 4),
-                     "max": round(max(times[b]), 4)})  # fmt: skip
+                     "median": round(statistics.median(times), 4), "p90": round(p["p90"], 4),
+                     "max": round(p["max"], 4)})  # fmt: skip
     per_deal = [set(col) for col in zip(*verdicts.values(), strict=True)]
     clash = [i + 1 for i, col in enumerate(per_deal) if len(col & {"solved", "unsolvable"}) > 1]
     # Verdicts of all backends together (they agree): a deal is won or lost when any backend decided it.
@@ -85,7 +76,8 @@ def run_point(
     return rows
 
 
-Point = tuple[dict, Callable[[int], Instance], "tuple[str, ...] | None"]  # label, deal maker, backends
+Deck = tuple[str, str, dict]  # game, generator (families: "planted:K" is K swaps), rule overrides
+Point = tuple[dict, Deck, "tuple[str, ...] | None"]  # label, the deals, backends (None: all)
 
 
 def size_points() -> Iterator[Point]:
@@ -96,7 +88,7 @@ def size_points() -> Iterator[Point]:
                 continue
             sets = {"suits": suits, "ranks": ranks, "piles": cards // height}
             label = {"suits": suits, "ranks": ranks, "cards": cards, "height": height}
-            yield label, lambda seed, sets=sets: deal("all-in-a-row", seed, "portable", sets), None
+            yield label, ("all-in-a-row", "portable", sets), None
 
 
 # The families study's decks: standard Black Hole, and a 104-card All in a Row (8 suits, piles of 4),
@@ -109,23 +101,13 @@ def family_points() -> Iterator[Point]:
         cards = 52 * sets.get("suits", 4) // 4 - (game == "black-hole")
         base = {"game": game, "cards": cards}
         for family, swaps in [("random", 0)] + [(f, k) for f in ("planted", "sorted") for k in SWAPS]:
-            yield (
-                {**base, "family": family, "swaps": swaps},
-                lambda s, g=game, o=sets, f=family, k=swaps: family_deal(g, s, f, o, swaps=k),
-                only,
-            )
+            generator = family if swaps == 0 else f"{family}:{swaps}"
+            yield {**base, "family": family, "swaps": swaps}, (game, generator, sets), only
 
 
-def write(study: str, rows: list[dict]) -> None:
-    path = OUT / f"hardness_{study}.csv"
-    with path.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    keys = list(rows[0])
-    md = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    md += ["| " + " | ".join(str(r[k]) for k in keys) + " |" for r in rows]
-    (OUT / f"hardness_{study}.md").write_text("\n".join(md) + "\n")
+def write(out: Path, study: str, rows: list[dict]) -> None:
+    _common.write_csv(out / f"hardness_{study}.csv", rows)
+    _common.write_lines(out / f"hardness_{study}.md", _common.md_table(rows))
 
 
 def _won_pct(rows: list[dict]) -> float:
@@ -134,7 +116,7 @@ def _won_pct(rows: list[dict]) -> float:
     return 100 * rows[0]["won_any"] / decided if decided else float("nan")
 
 
-def plot(study: str, rows: list[dict], backends: list[str]) -> None:
+def plot(out: Path, study: str, rows: list[dict], backends: list[str]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -184,48 +166,61 @@ def plot(study: str, rows: list[dict], backends: list[str]) -> None:
     for ax in axes:
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(OUT / f"hardness_{study}.png", dpi=120)
+    fig.savefig(out / f"hardness_{study}.png", dpi=120)
     plt.close(fig)
 
 
-def replot(study: str) -> None:
-    """Redraw a study's plot from its csv (no solving)."""
-    with (OUT / f"hardness_{study}.csv").open() as fh:
+def replot(out: Path, study: str) -> None:
+    """Redraw a study's plot from its csv in ``out`` (no solving)."""
+    with (out / f"hardness_{study}.csv").open() as fh:
         rows = [{k: (v if k in ("game", "family", "backend") else float(v)) for k, v in r.items()}
                 for r in csv.DictReader(fh)]  # fmt: skip
-    plot(study, rows, list(dict.fromkeys(r["backend"] for r in rows)))
+    plot(out, study, rows, list(dict.fromkeys(r["backend"] for r in rows)))
+
+
+STUDIES = {"size": size_points, "families": family_points}
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--study", default="size,families")
-    ap.add_argument("-n", type=int, default=10, help="deals per point")
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--study", default="size,families", help="comma-separated: size, families")
+    ap.add_argument("-n", type=int, default=3, help="deals per point (10 for the recorded tables)")
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--backends", default="cpsat-only,dfs")
-    ap.add_argument("--replot", action="store_true", help="only redraw the plots from the csv tables")
+    ap.add_argument("--workers", type=int, default=0, help="processes solving (0: this one)")
+    ap.add_argument("--replot", action="store_true", help="only redraw the plots from the csv tables (--out)")
+    _common.add_out(ap, "hardness_<study>.csv, .md, .png and .txt")
     args = ap.parse_args()
     backends = args.backends.split(",")
+    studies = args.study.split(",")
+    if unknown := [s for s in studies if s not in STUDIES]:
+        ap.error(f"--study: unknown study {unknown[0]!r} (size, families)")
+    if args.n < 1 or args.limit <= 0 or args.workers < 0:
+        ap.error("-n must be >= 1, --limit > 0 and --workers >= 0")
+    out = _common.out_dir(args)
     if args.replot:
-        for study in args.study.split(","):
-            replot(study)
+        if out is None:
+            ap.error("--replot needs --out (the folder holding the csv tables)")
+        for study in studies:
+            replot(out, study)
         return
-    OUT.mkdir(parents=True, exist_ok=True)
-    for b in backends:  # load numba's cached kernels and OR-Tools before any timing
-        solve(deal("black-hole", 1, "pysol"), b, Limits(seconds=args.limit))
-    for study in args.study.split(","):
-        points = {"size": size_points, "families": family_points}[study]()
+    # load numba's cached kernels and OR-Tools before any timing
+    _common.solve_all(t for b in backends for t in _common.tasks("black-hole", [1], b, args.limit, "pysol"))
+    for study in studies:
         log: list[str] = []
         say(f"# bench_hardness {' '.join(sys.argv[1:])}: {study}", log)
-        say(f"# {time.ctime()}, {os.cpu_count()} cpus, load average at start {os.getloadavg()}", log)
+        say(f"# {_common.machine()} at start", log)
         say(f"# per point: deals 1..{args.n}, limit {args.limit:g}s; backend won/lost/unknown, median", log)
         rows = []
-        for label, make, only in points:
+        for label, deck, only in STUDIES[study]():
             mine = [b for b in backends if only is None or b in only]
-            rows += run_point(label, make, args.n, mine, args.limit, log)
-        write(study, rows)
-        plot(study, rows, backends)
-        say(f"# load average at end {os.getloadavg()}; table and plot benchmarks/out/hardness_{study}.*", log)
-        (OUT / f"hardness_{study}.txt").write_text("\n".join(log) + "\n")
+            rows += run_point(label, deck, args.n, mine, args.limit, log, args.workers)
+        say(f"# load at end {_common.load()}", log)
+        if out:
+            write(out, study, rows)
+            plot(out, study, rows, backends)
+            _common.write_lines(out / f"hardness_{study}.txt", log)
+            print(f"wrote {out}/hardness_{study}.*")
 
 
 if __name__ == "__main__":
