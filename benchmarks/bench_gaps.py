@@ -7,44 +7,41 @@ and by Solvitaire (``.peers/solvitaire/bin/solvitaire --type gaps-basic-variant`
 rate with a conservative 95% interval (unknowns counted both ways) next to Blake & Gent's 24.918%, unknowns
 per backend, median and p90 seconds, and the per-deal agreement of every pair that both decide.
 
-Part 2 (scaling, ``--scaling``): generalized basic-variant deals, S rows x R ranks, a few seeds per point,
-solve time of each backend; table and plot.
+Part 1 keeps its own loop: every solver, Solvitaire included, takes the same deal in turn, and the CSV is
+rewritten after each deal so a run can resume.
 
-    python benchmarks/bench_gaps.py                                  # 20 deals, dfs + cpsat + Solvitaire
-    python benchmarks/bench_gaps.py --deals 500 --limit 30 --cpsat-deals 100
+Part 2 (scaling, ``--scaling``): generalized basic-variant deals, S rows x R ranks, a few seeds per point,
+solve time of each backend (its own solve seconds, batches of :mod:`patience.experiments.runner` tasks);
+table and plot.
+
+    python benchmarks/bench_gaps.py                                  # 10 deals, dfs + cpsat + Solvitaire
+    python benchmarks/bench_gaps.py --deals 500 --limit 30 --cpsat-deals 100 --out
     python benchmarks/bench_gaps.py --skip-study --scaling --seeds 3
 
-Writes ``benchmarks/out/gaps_basic.csv`` (a row per deal, appended as it goes; ``--resume`` skips deals
-already there), ``gaps_scaling.csv``, ``gaps_scaling.png`` and ``gaps_summary.md``, with the machine load.
+Prints the tables; with ``--out [DIR]`` (default benchmarks/out) also writes ``gaps_basic.csv`` there (a row
+per deal, rewritten as it goes; ``--resume`` skips deals already there), ``gaps_scaling.csv``,
+``gaps_scaling.png`` and ``gaps_summary.md``, with the machine load.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
-import os
 import time
 from pathlib import Path
 
+import _common
 import _solvitaire
+from _common import load
 
 from patience.deals import deal
 from patience.experiments.stats import estimate, percentiles
 from patience.formats import to_solvitaire
 from patience.instance import Instance
 from patience.rules import load_game
-from patience.solvers.base import Limits, Status, get_solver, solve
+from patience.solvers.base import Limits, Status, solve
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "out"
 GAME = "gaps-basic-variant"
-VERDICT = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
 PEER = "solvitaire"
-
-
-def load() -> str:
-    """The 1/5/15-minute load averages, for the record."""
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def peer(inst: Instance, limit: float) -> tuple[str, float]:
@@ -58,20 +55,22 @@ def run_backend(inst: Instance, backend: str, limit: float) -> tuple[str, float]
     res = solve(inst, backend, Limits(seconds=limit))
     if res.status not in (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN):
         raise SystemExit(f"{backend} on {inst.game}: {res.status.value} {res.message}")
-    return VERDICT.get(res.status, "?"), time.perf_counter() - t0
+    return _common.verdict(res.status), time.perf_counter() - t0
 
 
 def study(
-    n: int, limit: float, backends: list[str], cpsat_deals: int, resume: bool, path: Path, peer_on: bool
-) -> list[str]:
+    n: int, limit: float, backends: list[str], cpsat_deals: int, resume: bool, path: Path | None,
+    peer_on: bool,
+) -> list[str]:  # fmt: skip
     """Solve deals 1..n with every backend (non-dfs ones on 1..cpsat_deals only) and the peer.
 
     With ``resume`` the rows already in gaps_basic.csv are kept and only missing backend columns are run,
-    so a later run can add a backend to an earlier study. The CSV is rewritten after every deal.
+    so a later run can add a backend to an earlier study. The CSV (``path``; None: none) is rewritten
+    after every deal.
     """
     names = backends + ([PEER] if peer_on and _solvitaire.available() else [])
     done: dict[int, dict] = {}
-    if resume and path.exists():
+    if resume and path and path.exists():
         with path.open() as f:
             done = {int(r["seed"]): r for r in csv.DictReader(f)}
     old = [k for r in done.values() for k in r if k != "seed" and not k.endswith("_s")]
@@ -88,12 +87,8 @@ def study(
         for b in todo:
             v, dt = peer(inst, limit) if b == PEER else run_backend(inst, b, limit)
             row[b], row[f"{b}_s"] = v, round(dt, 4)
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=fields, restval="-")
-            w.writeheader()
-            w.writerows(done[s] for s in sorted(done))
-        tmp.replace(path)
+        if path:
+            _common.write_csv(path, [done[s] for s in sorted(done)], fields)
         print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
     rows = [{k: done[s].get(k, "-") or "-" for k in fields} for s in range(1, n + 1)]
     return summarize(rows, names, limit, load0)
@@ -144,23 +139,25 @@ def summarize(rows: list[dict], names: list[str], limit: float, load0: str) -> l
     return lines
 
 
-def scaling(seeds: int, limit: float, backends: list[str]) -> list[str]:
+def scaling(seeds: int, limit: float, backends: list[str], out: Path | None, workers: int = 0) -> list[str]:
+    """Each backend on seeds 1..seeds of every S x R point (runner tasks); unsupported points skipped."""
     points = [(2, 4), (2, 6), (3, 4), (3, 6), (4, 4), (4, 5), (4, 6), (4, 7), (4, 8), (4, 10), (4, 13)]
     rows = []
     load0 = load()
     for s, r in points:
-        for seed in range(1, seeds + 1):
-            inst = deal(GAME, seed, "portable", {"suits": s, "ranks": r})
-            for b in backends:
-                if not get_solver(b).supports(inst.rules):
+        for b in backends:
+            todo = _common.tasks(GAME, range(1, seeds + 1), b, limit, "portable", {"suits": s, "ranks": r})
+            for res in _common.solve_all(todo, workers):
+                if res.status == "unsupported":
                     continue
-                v, dt = run_backend(inst, b, limit)
-                rows.append(dict(suits=s, ranks=r, cards=s * (r - 1), seed=seed, backend=b, verdict=v, s=dt))
-                print(rows[-1], flush=True)
-    with (OUT / "gaps_scaling.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+                if res.status == "error":
+                    raise SystemExit(f"{b} on {GAME} {s} x {r} seed {res.seed}: error {res.message}")
+                v, dt = _common.verdict(res.status), res.seconds or 0.0
+                row = dict(suits=s, ranks=r, cards=s * (r - 1), seed=res.seed, backend=b, verdict=v, s=dt)
+                rows.append(row)
+                print(row, flush=True)
+    if out:
+        _common.write_csv(out / "gaps_scaling.csv", rows)
     lines = [
         f"## Scaling: basic variant S x R, seeds 1-{seeds}, {limit:g} s limit (load {load0} -> {load()})",
         "",
@@ -174,13 +171,14 @@ def scaling(seeds: int, limit: float, backends: list[str]) -> list[str]:
             med = percentiles([x["s"] for x in sel], (50,)).get("p50", float("nan"))
             cells.append(f"{med:.3f} | {sum(x['verdict'] == '?' for x in sel)}/{len(sel)}")
         lines.append(f"| {s} x {r} | {s * (r - 1)} | " + " | ".join(cells) + " |")
-    plot(rows, backends, limit)
+    if out:
+        plot(out, rows, backends, limit)
     for ln in lines:
         print(ln, flush=True)
     return lines
 
 
-def plot(rows: list[dict], backends: list[str], limit: float) -> None:
+def plot(out: Path, rows: list[dict], backends: list[str], limit: float) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -197,34 +195,42 @@ def plot(rows: list[dict], backends: list[str], limit: float) -> None:
     ax.set_title("Gaps basic variant: solve time against deck size")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(OUT / "gaps_scaling.png", dpi=120)
+    fig.savefig(out / "gaps_scaling.png", dpi=120)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=20)
+    ap = _common.Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal and backend")
     ap.add_argument("--backends", default="dfs,cpsat-gaps", help="comma-separated backends of ours")
     ap.add_argument("--cpsat-deals", type=int, default=10**9, help="run non-dfs backends on deals 1..K only")
-    ap.add_argument("--resume", action="store_true", help="keep the deals already in the CSV")
-    ap.add_argument("--csv", default="gaps_basic.csv", help="per-deal file under benchmarks/out/")
+    ap.add_argument("--resume", action="store_true", help="keep the deals already in the CSV (needs --out)")
+    ap.add_argument("--csv", default="gaps_basic.csv", help="per-deal file name in the --out folder")
     ap.add_argument("--no-peer", action="store_true", help="do not run Solvitaire")
     ap.add_argument("--skip-study", action="store_true")
     ap.add_argument("--scaling", action="store_true")
     ap.add_argument("--seeds", type=int, default=3, help="deals per scaling point")
     ap.add_argument("--scaling-limit", type=float, default=10.0)
+    ap.add_argument("--workers", type=int, default=0, help="processes for the scaling study (0: this one)")
+    _common.add_out(ap, "gaps_basic.csv (--csv), gaps_scaling.csv/.png and gaps_summary.md")
     args = ap.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+    if args.deals < 1 or args.seeds < 1 or args.limit <= 0 or args.scaling_limit <= 0 or args.workers < 0:
+        ap.error("--deals and --seeds must be >= 1, the limits > 0 and --workers >= 0")
+    if args.resume and args.out is None:
+        ap.error("--resume needs --out (the folder holding the CSV to resume)")
+    out = _common.out_dir(args)
     backends = [b for b in args.backends.split(",") if b]
     lines: list[str] = []
     if not args.skip_study:
-        path = OUT / args.csv
+        path = out / args.csv if out else None
         peer_on = not args.no_peer
         lines += study(args.deals, args.limit, backends, args.cpsat_deals, args.resume, path, peer_on)
     if args.scaling:
-        lines += [""] + scaling(args.seeds, args.scaling_limit, backends)
+        lines += [""] + scaling(args.seeds, args.scaling_limit, backends, out, args.workers)
     summary = "gaps_summary.md" if args.csv == "gaps_basic.csv" else Path(args.csv).with_suffix(".md").name
-    (OUT / summary).write_text("\n".join(lines) + "\n")
+    if out:
+        _common.write_lines(out / summary, lines)
+        print(f"wrote {out}/{summary}")
 
 
 if __name__ == "__main__":
