@@ -181,13 +181,30 @@ def test_result_invariants() -> None:
 
 
 def test_max_cards_reaches_the_stats_keys_readers_use() -> None:
-    """The typed field is written to stats as max_cards_removed / max_cards_bound by the contract."""
-    lost = deal("black-hole", 1, "portable", TINY)
-    for name in ("dfs", "cpsat"):
-        r = solve(lost, name, Limits(seconds=10))
-        if r.status is Status.UNSOLVABLE and r.max_cards is not None:
-            assert r.stats["max_cards_removed"] == r.max_cards.best
-            assert r.stats["max_cards_bound"] == r.max_cards.bound
+    """Two independent searches give the same typed max-cards on a lost deal; the contract writes it to
+    stats as max_cards_removed / max_cards_bound (what the store, report and CLI read)."""
+    lost = deal("black-hole", 2, "portable", TINY)
+    got = [
+        solve(lost, "cpsat-only", Limits(seconds=10)),
+        get_solver("dfs", reach=False).solve(lost, Limits(10)),
+    ]
+    for r in got:
+        assert r.status is Status.UNSOLVABLE and r.max_cards is not None and r.max_cards.proven, r
+        assert r.stats["max_cards_removed"] == r.max_cards.best
+        assert r.stats["max_cards_bound"] == r.max_cards.bound
+    assert got[0].max_cards == got[1].max_cards
+    assert 0 < got[0].max_cards.best < 9  # lost: not every card; AS is dealt to the hole
+
+
+@pytest.mark.parametrize("backend", ["dfs", "planning"])
+def test_limits_give_typed_reasons_with_the_same_messages(backend: str) -> None:
+    inst = deal("freecell", 11982, "ms")  # lost: neither search ends in seconds
+    by_nodes = solve(inst, backend, Limits(seconds=30, nodes=5))
+    assert by_nodes.status is Status.UNKNOWN and by_nodes.reason is Reason.NODES
+    assert by_nodes.message == {"dfs": "node limit", "planning": "limit reached"}[backend]
+    by_time = solve(inst, backend, Limits(seconds=0.05))
+    assert by_time.status is Status.UNKNOWN and by_time.reason is Reason.TIME
+    assert by_time.message == {"dfs": "time limit", "planning": "limit reached"}[backend]
 
 
 def test_engine_gaps_several_decks_unsupported() -> None:

@@ -10,7 +10,7 @@ import click
 from ..instance import Instance, atomic_write
 from ..interrupt import INTERRUPTED
 from ..memguard import MEMORY_OUT, MemoryGuard
-from ..solvers.base import Limits, Result, Status, solve
+from ..solvers.base import Limits, Reason, Result, Status, solve
 from ..validate import solution_json
 from .backends import check_backend, check_supported
 from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, EXIT_NOT_WON, EXIT_USAGE, UsageError, guard
@@ -72,11 +72,18 @@ def solve_cmd(
             result = (
                 solve(inst, backend, limits)
                 if left > 0
-                else Result(Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0})
+                else Result(
+                    Status.UNKNOWN,
+                    backend=backend,
+                    message="time limit",
+                    stats={"seconds": 0.0},
+                    reason=Reason.TIME,
+                )
             )
     except KeyboardInterrupt:  # Ctrl-C (exit 130 below) or the memory guard: the deal is undecided
         why_stopped = MEMORY_OUT if guard_mb.tripped else INTERRUPTED
-        result = Result(Status.UNKNOWN, backend=backend, message=why_stopped)
+        reason = Reason.MEMORY if guard_mb.tripped else Reason.INTERRUPTED
+        result = Result(Status.UNKNOWN, backend=backend, message=why_stopped, reason=reason)
     if max_mb is not None:
         result.stats.update(base_mb=round(guard_mb.base_mb, 1), peak_mb=round(guard_mb.peak_mb, 1))
     why: list[str] | None = None
@@ -122,12 +129,12 @@ def _summary(inst: Instance, result: Result, backend: str) -> str:
     if result.message:
         line += f" - {result.message}"
     removes_cards = inst.rules.n_foundations > 0  # not Gaps: nothing leaves its grid
-    if "max_cards_removed" in result.stats and result.status is Status.UNSOLVABLE and removes_cards:
-        best, bound = result.stats["max_cards_removed"], result.stats.get("max_cards_bound")
-        if bound == best:
-            line += f"; at most {best:g} cards can be removed (proven optimum)"
+    most = result.max_cards
+    if most is not None and result.status is Status.UNSOLVABLE and removes_cards:
+        if most.proven:
+            line += f"; at most {most.best} cards can be removed (proven optimum)"
         else:  # a sequence found, not proven the longest
-            line += f"; the best sequence found removes {best:g} cards"
-            if bound is not None and bound < result.stats.get("cards", float("inf")):
-                line += f" (none removes more than {bound:g})"  # a bound better than all cards
+            line += f"; the best sequence found removes {most.best} cards"
+            if most.bound < result.stats.get("cards", float("inf")):
+                line += f" (none removes more than {most.bound})"  # a bound better than all cards
     return line

@@ -56,6 +56,8 @@ def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
         stats = dict(result.stats)
         if result.backend and result.backend != task.backend:
             stats["solved_by"] = result.backend
+        if result.reason is not None:  # why an unknown is unknown (time, nodes, memory...), stored
+            stats["reason"] = result.reason.value
         if result.solution is not None:
             stats.setdefault("moves", len(result.solution))
             if task.keep_solution:

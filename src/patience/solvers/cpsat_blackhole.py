@@ -44,7 +44,7 @@ Constraints:
 
 Max cards removed: the same circuit with a self-loop literal ``skip[c]`` on every card (a skipped card
 is not removed), ``not skip[c] -> not skip[above[c]]``, precedences enforced only between removed cards,
-maximise the number of removed cards. CP-SAT's objective bound is the proven ``max_cards_bound``.
+maximise the number of removed cards. CP-SAT's objective bound is the proven bound (``Result.max_cards``).
 
 Symmetry breaking (same-rank swaps)
 -----------------------------------
@@ -160,7 +160,7 @@ from ..instance import Instance
 from ..interrupt import solve_cpsat
 from ..rules import RuleSet
 from ..validate import replay
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_hole import hole_search
 from .registry import hole_family
 
@@ -852,6 +852,7 @@ class CpSatBlackHole(Backend):
                 return Result(Status.ERROR, None, stats, self.name, msg)
             return self._solved(instance, deal, decode(v, solver), stats)
         if status == cp_model.INFEASIBLE:
+            most = None
             if opts.max_cards:
                 left = limits.seconds - (time.perf_counter() - t0)
                 if left > 0.05:
@@ -859,18 +860,16 @@ class CpSatBlackHole(Backend):
                         instance, left, opts.workers, incumbent=longest
                     )
                     stats.update(mstats)
-                    stats["max_cards_removed"] = float(best)
-                    stats["max_cards_bound"] = float(bound)
-            return Result(Status.UNSOLVABLE, None, stats, self.name)
-        msg = "time limit" if status == cp_model.UNKNOWN else f"cp-sat status {solver.status_name(status)}"
-        return Result(Status.UNKNOWN, None, stats, self.name, msg)
+                    most = MaxCards(best, bound)
+            return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
+        if status == cp_model.UNKNOWN:
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit", Reason.TIME)
+        return Result(Status.UNKNOWN, None, stats, self.name, f"cp-sat status {solver.status_name(status)}")
 
     def _solved(self, inst: Instance, deal: HoleDeal, events: list[Any], stats: dict[str, float]) -> Result:
         """SOLVED with the decoded events as JSON moves (each checked legal in the engine by to_moves)."""
         moves = to_moves(inst, deal, events)
-        stats["max_cards_removed"] = float(deal.n)
-        stats["max_cards_bound"] = float(deal.n)
-        return Result(Status.SOLVED, tuple(moves), stats, self.name)
+        return Result(Status.SOLVED, tuple(moves), stats, self.name, max_cards=MaxCards(deal.n, deal.n))
 
 
 # Explanations -------------------------------------------------------------------------------------

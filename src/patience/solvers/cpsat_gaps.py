@@ -135,7 +135,7 @@ from ..engine import EMPTY, GRID, Engine
 from ..instance import Instance
 from ..interrupt import solve_cpsat
 from ..rules import RuleSet
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, Reason, Result, Status
 from .registry import gaps_family
 
 __all__ = [
@@ -687,15 +687,19 @@ class CpSatGaps(Backend):
         size = b.horizon * sum(len(b.reach[c]) for c in deal.cards)
         if opts.formulation == "steps" and size > MAX_MODEL_LITERALS:
             msg = f"model too large: {size} literals, over the limit of {MAX_MODEL_LITERALS}"
-            return Result(Status.UNKNOWN, None, stats, self.name, msg)
+            return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.MEMORY)  # a size guard
         try:
             v = build_model(deal, b, opts.formulation, order_cut=opts.order_cut, deadline=t0 + limits.seconds)
         except OutOfTime:
-            return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
+            return Result(
+                Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
+            )
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         if left <= 0:
-            return Result(Status.UNKNOWN, None, stats, self.name, "time limit (building the model)")
+            return Result(
+                Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
+            )
         solver = _parameters(v, left, opts.workers)
         status = solve_cpsat(solver, v.model)
         stats.update(
@@ -709,9 +713,10 @@ class CpSatGaps(Backend):
             if b.proven:
                 return Result(Status.UNSOLVABLE, None, stats, self.name)
             msg = f"no plan within horizon {b.horizon} (unproven horizon under any-two: no verdict)"
-            return Result(Status.UNKNOWN, None, stats, self.name, msg)
-        msg = "time limit" if status == cp_model.UNKNOWN else f"cp-sat status {solver.status_name(status)}"
-        return Result(Status.UNKNOWN, None, stats, self.name, msg)
+            return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.INCOMPLETE)
+        if status == cp_model.UNKNOWN:
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit", Reason.TIME)
+        return Result(Status.UNKNOWN, None, stats, self.name, f"cp-sat status {solver.status_name(status)}")
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:
         """SOLVED with the plan as JSON moves (each checked legal in the engine by to_moves)."""

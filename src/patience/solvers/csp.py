@@ -24,7 +24,7 @@ from ..engine import FOUNDATION, TABLEAU, Engine, moves_to_json
 from ..holes import HoleRanks
 from ..instance import Instance
 from ..rules import RuleSet
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, Reason, Result, Status
 from .registry import CSP_MAX_CARDS, csp_supports
 
 __all__ = ["MAX_CARDS", "CspBlackHole"]
@@ -98,7 +98,7 @@ class CspBlackHole(Backend):
         try:
             sol = problem.getSolution()
         except _OutOfTime:
-            return Result(Status.UNKNOWN, None, stats, self.name, "time limit")
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit", Reason.TIME)
         if not sol:
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         order = sorted(range(n), key=lambda c: sol[c])

@@ -28,7 +28,7 @@ Statuses: SOLVED (moves validated by :meth:`patience.solvers.base.Backend.solve`
 search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
 (estimated size of the table and path), ``table_hits``, ``best_foundation`` (most cards on the
 foundations seen) and, when a complete search proves a loss with pruning that keeps it exact,
-``max_cards_removed`` (with ``max_cards_bound`` equal to it: the optimum is proven).
+the result's ``max_cards`` (best equal to bound: the optimum is proven).
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ from dataclasses import dataclass, field
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
+from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
 from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import Features, Pruner, features
@@ -281,11 +282,13 @@ class DfsSolver(Backend):
         if won:
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
         if complete:
+            most = None
             if exact_max:
                 # Cards moved home during play: the dealt foundation cards (Black Hole's AS) do not count.
                 dealt_home = sum(len(p) for p in instance.layout.foundations)
-                stats["max_cards_removed"] = stats["best_foundation"] - dealt_home
-                stats["max_cards_bound"] = stats["max_cards_removed"]  # exact: the search saw every state
-            return Result(Status.UNSOLVABLE, None, stats, self.name)
-        message = {"memory": "memory out", "nodes": "node limit", "time": "time limit"}.get(stop, stop)
-        return Result(Status.UNKNOWN, None, stats, self.name, message)
+                best = int(stats["best_foundation"]) - dealt_home
+                most = MaxCards(best, best)  # exact: the search saw every state
+            return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
+        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
+        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
+        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)

@@ -23,12 +23,14 @@ from ..engine import moves_to_json
 from ..instance import Instance
 from ..pddl import PddlError, export, plan_to_moves
 from ..rules import RuleSet
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, Reason, Result, Status
 from .registry import PLANNER_ENGINES, available_engines, planner_supports
 
 __all__ = ["ExternalPlanner", "PlannerOptions", "available_engines"]
 
 ENGINES = PLANNER_ENGINES  # unified-planning engine names, in preference order -> their modules
+# unified-planning's PlanGenerationResultStatus names -> why the deal stays undecided
+_REASONS = {"TIMEOUT": Reason.TIME, "MEMOUT": Reason.MEMORY, "UNSOLVABLE_INCOMPLETELY": Reason.INCOMPLETE}
 
 
 @dataclass(frozen=True)
@@ -86,4 +88,5 @@ class ExternalPlanner(Backend):
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name, engine)
         if res.status == PS.UNSOLVABLE_PROVEN:
             return Result(Status.UNSOLVABLE, None, stats, self.name, f"{engine}: proven")
-        return Result(Status.UNKNOWN, None, stats, self.name, f"{engine}: {res.status.name.lower()}")
+        reason = _REASONS.get(res.status.name)
+        return Result(Status.UNKNOWN, None, stats, self.name, f"{engine}: {res.status.name.lower()}", reason)

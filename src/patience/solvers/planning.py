@@ -36,7 +36,7 @@ from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
 from ..memguard import MEMORY_OUT, rss_mb
 from ..rules import RuleSet
-from .base import Backend, Limits, Result, Status
+from .base import Backend, Limits, Reason, Result, Status
 from .dominance import DOMINANCES, Dominances, chosen
 from .heuristics import Heuristic, pick_heuristic
 from .registry import engine_supports, rearrangement_prefers
@@ -304,15 +304,18 @@ class PlanningSolver(Backend):
             # the deal unsolvable).
             first = replace(limits, seconds=limits.seconds / 2)
             status, plan, stats = search(instance, first, cfg)
+            last = stats["expansions"]  # of the search whose status stands
             if status is Status.UNKNOWN and not stats.get("memory_out"):
                 left = Limits(limits.seconds - (time.perf_counter() - t0), limits.nodes, limits.memory_mb)
                 status, plan, stats2 = search(instance, left, replace(cfg, lifo=True))
+                last = stats2["expansions"]
                 stats2["expansions"] += stats["expansions"]
                 stats2["generated"] += stats["generated"]
                 stats2["restarts"] = 1
                 stats = stats2
         else:
             status, plan, stats = search(instance, limits, cfg)
+            last = stats["expansions"]
         stats["mode"] = MODES.index(mode)
         if opts.mode == "auto" and opts.improve > 0 and plan:
             left = limits.seconds - (time.perf_counter() - t0)
@@ -326,7 +329,12 @@ class PlanningSolver(Backend):
                     stats[k] += stats2[k]
         if status is Status.SOLVED and plan is not None:
             return Result(Status.SOLVED, moves_to_json(instance, plan), stats, self.name)
-        msg = ""
-        if status is Status.UNKNOWN:
-            msg = MEMORY_OUT if stats.get("memory_out") else "limit reached"
-        return Result(status, None, stats, self.name, msg)
+        if status is not Status.UNKNOWN:
+            return Result(status, None, stats, self.name)
+        if stats.get("memory_out"):
+            return Result(status, None, stats, self.name, MEMORY_OUT, Reason.MEMORY)
+        # search stops past the node limit (expansions > nodes), else at the deadline.
+        nodes_hit = limits.nodes is not None and last > limits.nodes
+        return Result(
+            status, None, stats, self.name, "limit reached", Reason.NODES if nodes_hit else Reason.TIME
+        )
