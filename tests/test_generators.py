@@ -1,14 +1,20 @@
-"""Regression pin: every generator deals card for card what it dealt before the rng/generators refactor."""
+"""The generator registry: deals pinned card for card, what each generator deals, and one canonical form
+of rule overrides (either spelling deals one instance)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
-from patience.deals import DealError, deal
+from patience.deals import GENERATORS, REGISTRY, DealError, deal, parse_generator
+from patience.families import FAMILIES
+from patience.instance import Instance
+from patience.rules import canonical_overrides, list_games, load_game
 
 # (generator, [(game, overrides), ...]): every game each generator deals, and some it refuses.
 CASES: dict[str, list[tuple[str, dict[str, Any] | None]]] = {
@@ -75,3 +81,75 @@ def _digest(generator: str) -> str:
 def test_deals_are_pinned(generator: str) -> None:
     """Every seeded deal of every generator is the same card for card as before the refactor."""
     assert _digest(generator) == PIN[generator]
+
+
+# The registry --------------------------------------------------------------------------------------
+def test_registry_holds_every_generator_once() -> None:
+    """One registry: the plain generators (the CLI's GENERATORS) and the instance families."""
+    assert list(REGISTRY) == ["portable", "pysol", "ms", "solvitaire", *FAMILIES]
+    assert list(GENERATORS) == [n for n, g in REGISTRY.items() if not g.is_family] == list(REGISTRY)[:4]
+    assert parse_generator("planted:8") == (REGISTRY["planted"], 8)
+    assert parse_generator("ms") == (REGISTRY["ms"], 0)
+    for bad in ("nope", "ms:3", "planted:x"):
+        with pytest.raises(DealError):
+            parse_generator(bad)
+
+
+@pytest.mark.parametrize("game", [g.name for g in list_games()])
+def test_problem_says_what_a_generator_deals(game: str) -> None:
+    """Each entry's problem() is the DealError its deal raises, and None when it deals the game (PySol's
+    board can still differ from our rules' shape, which only the deal shows: Fan)."""
+    g = load_game(game)
+    for gen in REGISTRY.values():
+        why = gen.problem(g)
+        try:
+            gen.deal(game, max(1, gen.seeds[0]))
+            got = None
+        except DealError as err:
+            got = str(err)
+        if why is None:
+            assert got is None or got.startswith(f"the {gen.name} deal does not fit the rules"), got
+        else:
+            assert got == why
+
+
+def _modules_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_imports_go_one_way() -> None:
+    """rng <- generators <- families <- deals: neither families nor generators loads deals."""
+    assert "patience.deals" not in _modules_after("import patience.families")
+    assert not {"patience.deals", "patience.families"} & _modules_after("import patience.generators")
+
+
+# One canonical form of rule overrides ------------------------------------------------------------------
+SPELLINGS = [
+    ("freecell", "portable", [{"cells": "2"}, {"cells.count": 2}, {"cells": 2, "piles": "8"}]),
+    ("freecell", "ms", [{"cells": "2"}, {"cells.count": "2"}]),
+    ("black-hole", "pysol", [{"wrap": "false"}, {"foundations.wrap": False}]),
+    (
+        "black-hole",
+        "planted:3",
+        [{"suits": 2, "ranks": 5, "piles": 3}, {"deck.suits": "2", "deck.ranks": 5, "tableau.piles": "3"}],
+    ),
+    ("gaps-basic-variant", "solvitaire", [{"ranks": 7}, {"deck.ranks": "7"}]),
+    ("gaps", "portable", [{"suits": 3}, {"deck.suits": 3, "rows": 3}]),
+]
+
+
+@pytest.mark.parametrize(("game", "generator", "spellings"), SPELLINGS)
+def test_spellings_of_overrides_deal_one_instance(game: str, generator: str, spellings: list) -> None:
+    """Short or dotted names, text or values: the same deal, recorded overrides, sha256 and JSON; an
+    instance file written either way loads as that instance too."""
+    insts = [deal(game, 5, generator, over) for over in spellings]
+    first = insts[0]
+    assert first.overrides and first.overrides == canonical_overrides(load_game(game).rules, spellings[0])
+    for inst in insts[1:]:
+        assert inst.overrides == first.overrides
+        assert inst.sha256 == first.sha256 and inst.dumps() == first.dumps()
+    for over in spellings:
+        data = {**first.to_json(), "rules": over}
+        assert Instance.from_json(data).sha256 == first.sha256

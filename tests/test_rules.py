@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from patience import rules  # noqa: E402
-from patience.rules import RuleError, list_games, load_game  # noqa: E402
+from patience.rules import RuleError, apply_overrides, canonical_overrides, list_games, load_game  # noqa: E402
+from patience.shrink import shrink  # noqa: E402
 
 MODELS = ROOT / "models"
 MODEL_FILES = sorted(MODELS.glob("*.json"))
@@ -296,3 +297,61 @@ def test_unknown_parameter():
         load_game("freecell", {"colour": "red"})
     with pytest.raises(RuleError, match=r"rules\.tableau\.colour: unknown parameter"):
         load_game("freecell", {"tableau.colour": "red"})
+
+
+# Canonical overrides: one spelling per rule-set ------------------------------------------------------
+def test_spellings_of_one_override_have_one_canonical_form():
+    """Short name or dotted path, JSON text or value, plus an override that changes nothing: one form."""
+    base = load_game("freecell").rules
+    spellings = [{"cells": "2"}, {"cells.count": 2}, {"cells": 2, "piles": 8}]
+    spellings.append({"piles": "8", "cells.count": 2})
+    assert [canonical_overrides(base, over) for over in spellings] == [{"cells": 2}] * 4
+    assert canonical_overrides(base, {"piles": "8"}) == {}  # the model's own value: no override at all
+    with pytest.raises(RuleError):  # a bad value is refused as apply_overrides refuses it
+        canonical_overrides(base, {"cells.count": "2", "build": None})
+
+
+def test_a_parameter_given_twice_is_an_error():
+    with pytest.raises(RuleError, match=r"rules\.cells\.count: the same parameter as cells, given twice"):
+        load_game("freecell", {"cells": 2, "cells.count": 3})
+
+
+def test_canonical_form_keeps_short_names_values_and_sorted_order():
+    """Short names where they exist, dotted paths otherwise, schema values (lists, not tuples), sorted."""
+    base = load_game("fan").rules
+    over = {"tableau.sizes": "[5, 7]", "tableau.deal": "sizes", "piles": 2, "ranks": 3}
+    got = canonical_overrides(base, over)
+    assert got == {"piles": 2, "ranks": 3, "tableau.deal": "sizes", "tableau.sizes": [5, 7]}
+    assert list(got) == sorted(got)
+
+
+def test_gaps_rows_that_follow_the_deck_are_left_out():
+    """apply_overrides derives a Gaps game's rows from the deck, so rows=3 next to suits=3 says nothing."""
+    base = load_game("gaps").rules
+    for over in ({"suits": 3}, {"suits": 3, "rows": 3}, {"deck.suits": "3", "gaps.rows": "3"}):
+        assert canonical_overrides(base, over) == {"suits": 3}
+    assert canonical_overrides(base, {"suits": 2, "decks": 2}) == {"decks": 2, "suits": 2}  # rows stay 4
+
+
+@pytest.mark.parametrize("name", [g.name for g in list_games()])
+def test_canonical_overrides_make_the_same_rules(name):
+    """For every game and some overrides (its shrunk deck among them): the canonical form makes the same
+    rules as the overrides it came from, and is its own canonical form."""
+    base = load_game(name).rules
+    tries = [{"suits": 2}, {"suits": 3, "ranks": "5"}, {"decks": 2}, {"cells": 1}, {"draw": 3}]
+    try:
+        tries.append(shrink(base, 14, 0.75, None))
+    except ValueError:
+        pass
+    checked = 0
+    for over in tries:
+        try:
+            want = apply_overrides(base, over)
+        except RuleError:
+            continue
+        canon = canonical_overrides(base, over)
+        assert apply_overrides(base, canon) == want, (over, canon)
+        assert canonical_overrides(base, canon) == canon
+        assert load_game(name, over).overrides == canon
+        checked += 1
+    assert checked, f"no override of {name} was legal"

@@ -9,7 +9,8 @@ colon (``planted:8``). :data:`GENERATORS` names the plain ones and
 :data:`patience.families.FAMILIES` the families, as the CLI lists them.
 
 Modules import downwards only: :mod:`patience.rng` (random numbers) <- :mod:`patience.generators` <-
-:mod:`patience.families` <- this module.
+:mod:`patience.families` <- this module. Every deal records the canonical form of its rule overrides
+(:func:`patience.rules.canonical_overrides`), so ``cells=2`` and ``cells.count=2`` give one instance.
 """
 
 from __future__ import annotations

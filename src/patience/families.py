@@ -118,10 +118,11 @@ def _need_hole_game(g: Game, family: str) -> None:
         raise DealError(why)
 
 
-def _build(g: Game, layout: Layout, overrides: dict[str, Any], source: dict[str, Any]) -> Instance:
-    """Validate through ``Instance.build`` (every card exactly once); a misfit is a DealError."""
+def _build(g: Game, layout: Layout, source: dict[str, Any]) -> Instance:
+    """Validate through ``Instance.build`` (every card exactly once); a misfit is a DealError. The
+    instance records the game's canonical overrides (:attr:`patience.rules.Game.overrides`)."""
     try:
-        return Instance.build(g, layout, overrides, source)
+        return Instance.build(g, layout, g.overrides, source)
     except InstanceError as err:
         raise DealError(f"the {source['family']} deal does not fit the rules of {g.name}: {err}") from None
 
@@ -344,7 +345,6 @@ def planted_deal(
     (possible on small generalized decks without wrap-around).
     """
     _check_args(seed, "planted", 0)
-    overrides = dict(overrides or {})
     g = load(game, overrides)
     _need_hole_game(g, "planted")
     rules = g.rules
@@ -402,7 +402,7 @@ def planted_deal(
         foundations=tuple(tuple(p) for p in foundations),
         cells=(None,) * rules.cells.count,
     )
-    inst = _build(g, layout, overrides, _source("planted", seed, 0))
+    inst = _build(g, layout, _source("planted", seed, 0))
     moves = moves_to_json(
         inst, [(TABLEAU, p, FOUNDATION, h, 1) for (h, _), p in zip(sequence, pile_of, strict=True)]
     )
@@ -410,7 +410,7 @@ def planted_deal(
 
 
 # Sorted deals -----------------------------------------------------------------------------------
-def _sorted_deal(game: str, seed: int, overrides: dict[str, Any]) -> Instance:
+def _sorted_deal(game: str, seed: int, overrides: dict[str, Any] | None) -> Instance:
     """The deck by rank (suits in a seeded order within each rank) dealt pile by pile, bottom to top."""
     g = load(game, overrides)
     _need_hole_game(g, "sorted")
@@ -434,7 +434,7 @@ def _sorted_deal(game: str, seed: int, overrides: dict[str, Any]) -> Instance:
         foundations=tuple(tuple(p) for p in foundations),
         cells=(None,) * rules.cells.count,
     )
-    return _build(g, layout, overrides, _source("sorted", seed, 0))
+    return _build(g, layout, _source("sorted", seed, 0))
 
 
 # Swaps and the entry point ----------------------------------------------------------------------
@@ -483,7 +483,6 @@ def family_deal(
     generator deals it again through :func:`patience.deals.deal`.
     """
     _check_args(seed, family, swaps)
-    overrides = dict(overrides or {})
     if family == "random":
         inst = PORTABLE.deal(game, seed, overrides)
     elif family == "planted":

@@ -133,7 +133,7 @@ class Generator:
             raise DealError(why)
         layout = self.layout(g, seed)
         try:
-            return Instance.build(g, layout, dict(overrides or {}), {"generator": self.name, "seed": seed})
+            return Instance.build(g, layout, g.overrides, {"generator": self.name, "seed": seed})
         except InstanceError as err:
             raise DealError(f"the {self.name} deal does not fit the rules of {g.name}: {err}") from None
 

@@ -158,11 +158,12 @@ class Instance:
         overrides: dict[str, Any] | None = None,
         source: dict[str, Any] | None = None,
     ) -> Instance:
-        """Create and validate an instance from a game (or its name) and a layout."""
+        """Create and validate an instance from a game (or its name and ``overrides``) and a layout; it
+        records the game's overrides in canonical form (:attr:`patience.rules.Game.overrides`)."""
         overrides = dict(overrides or {})
         if isinstance(game, str):
             game = load_game(game, overrides)
-        inst = cls(game.name, game.rules, layout, overrides, source)
+        inst = cls(game.name, game.rules, layout, game.overrides, source)  # canonical: rules.rule_changes
         inst.check()
         return inst
 
@@ -202,7 +203,7 @@ class Instance:
         source = data.get("source")
         if source is not None and not isinstance(source, dict):
             raise InstanceError("source: expected an object")
-        inst = cls(game.name, game.rules, layout, dict(overrides), source)
+        inst = cls(game.name, game.rules, layout, game.overrides, source)  # canonical: rules.rule_changes
         inst.check()
         return inst
 

@@ -8,7 +8,8 @@ The engine branches on these fields, never on a game's name.
 
 Unknown keys and values are errors that name their path (``$.rules.tableau.build``). Parameters can
 be overridden with short names (``suits=6``, ``piles=17``, ``cells=2``) or dotted paths
-(``tableau.build=same-suit``); see :func:`apply_overrides`.
+(``tableau.build=same-suit``); see :func:`apply_overrides`. Overrides that make the same rules have one
+canonical form (:func:`canonical_overrides`), which instances record and results stores key on.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ __all__ = [
     "Game",
     "SHORT_NAMES",
     "apply_overrides",
+    "canonical_overrides",
+    "rule_changes",
     "load_game",
     "list_games",
     "models_dir",
@@ -342,6 +345,11 @@ class Game:
         """Canonical game name (the model file's stem)."""
         return self.file.name
 
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The canonical overrides (:func:`rule_changes`) that make these rules from the model file's."""
+        return rule_changes(self.file.rules, self.rules)
+
 
 # Short parameter names accepted by --set and by an instance's "rules" object.
 SHORT_NAMES: dict[str, str] = {
@@ -418,11 +426,16 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any], where: str = "rul
     """Return ``rules`` with parameters replaced, e.g. ``{"suits": 6, "tableau.build": "none"}``.
 
     Values given as strings are parsed as JSON when they can be (``"6"`` -> 6, ``"true"`` -> True).
-    An unknown name, wrong type or impossible combination raises :class:`RuleError`.
+    An unknown name, a parameter given twice (``cells`` and ``cells.count``), a wrong type or an impossible
+    combination raises :class:`RuleError`.
     """
     data = msgspec.to_builtins(rules)
+    named: dict[str, str] = {}
     for key, value in overrides.items():
         path = SHORT_NAMES.get(key, key)
+        if path in named:
+            raise RuleError(f"{where}.{key}: the same parameter as {named[path]}, given twice")
+        named[path] = key
         parts = path.split(".")
         node = data
         for part in parts[:-1]:
@@ -448,6 +461,51 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any], where: str = "rul
 
 def _known() -> str:
     return ", ".join(SHORT_NAMES)
+
+
+_SHORT_OF = {path: short for short, path in SHORT_NAMES.items()}
+
+
+def rule_changes(base: RuleSet, rules: RuleSet) -> dict[str, Any]:
+    """The canonical overrides that turn ``base`` into ``rules``: one entry per parameter that differs,
+    named by its short name (:data:`SHORT_NAMES`) or else its dotted path, valued as the schema holds it
+    (``6``, not ``"6"``), in sorted order. A Gaps row count that follows the deck (as
+    :func:`apply_overrides` derives it) is left out, so ``apply_overrides(base, result) == rules``.
+
+    >>> g = load_game("freecell")
+    >>> rule_changes(g.rules, apply_overrides(g.rules, {"cells.count": "2", "piles": 8}))
+    {'cells': 2}
+    """
+    old, new = msgspec.to_builtins(base), msgspec.to_builtins(rules)
+    out: dict[str, Any] = {}
+    for section, value in new.items():
+        if isinstance(value, dict):
+            out.update((f"{section}.{k}", v) for k, v in value.items() if old[section][k] != v)
+        elif old[section] != value:
+            out[section] = value
+    deck = new["deck"]
+    if (
+        "gaps.rows" in out
+        and old["gaps"]["rows"]
+        and out["gaps.rows"] == deck["suits"] * deck["decks"]
+        and {"deck.suits", "deck.decks"} & set(out)
+    ):
+        del out["gaps.rows"]  # apply_overrides derives it again from the deck
+    named = {_SHORT_OF.get(k, k): list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+    return dict(sorted(named.items()))
+
+
+def canonical_overrides(
+    rules: RuleSet, overrides: dict[str, Any] | None, where: str = "rules"
+) -> dict[str, Any]:
+    """The one form of ``overrides`` on ``rules`` (:func:`rule_changes`): ``{"cells": "2"}``,
+    ``{"cells.count": 2}`` and ``{"cells": 2, "piles": 8}`` on FreeCell are all ``{"cells": 2}``, so they
+    give the same instance, sha256 and results-store key. Raises :class:`RuleError` as
+    :func:`apply_overrides` does.
+    """
+    if not overrides:
+        return {}
+    return rule_changes(rules, apply_overrides(rules, overrides, where))
 
 
 def load_game(name: str, overrides: dict[str, Any] | None = None) -> Game:

@@ -1,9 +1,10 @@
 """The results store: one SQLite file (WAL mode) holding one row per solved deal.
 
-A row is keyed by (game, rules, generator, seed, backend, limit_s): ``rules`` is the canonical JSON of
-the rule overrides (``{}`` for the standard game). Rows are committed one by one as results arrive, so a
-crash (even ``kill -9``) loses at most the deals still being solved, and rerunning the same job skips
-every key already present.
+A row is keyed by (game, rules, generator, seed, backend, limit_s): ``rules`` is the JSON of the rule
+overrides in their canonical form (:func:`patience.rules.canonical_overrides`; ``{}`` for the standard
+game), so ``cells=2`` and ``cells.count=2`` share their rows. Rows are committed one by one as results
+arrive, so a crash (even ``kill -9``) loses at most the deals still being solved, and rerunning the same
+job skips every key already present.
 
 The file is marked with ``PRAGMA application_id`` (:data:`APPLICATION_ID`, "PTNC") and a schema version
 in ``PRAGMA user_version``. :func:`open_store` refuses, without writing a byte or creating a -wal/-shm
@@ -29,6 +30,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..rules import RuleError, load_game
 
 __all__ = [
     "APPLICATION_ID",
@@ -88,8 +91,14 @@ class StoreError(ValueError):
     """A results file that cannot be used: not SQLite, corrupt, or another program's database."""
 
 
-def rules_key(overrides: dict[str, Any] | None) -> str:
-    """Canonical JSON of rule overrides (the ``rules`` column)."""
+def rules_key(overrides: dict[str, Any] | None, game: str | None = None) -> str:
+    """The ``rules`` column: JSON of the rule overrides, in their canonical form on ``game`` when it is
+    given (overrides it cannot take, as in a row recording that error, are keyed as given)."""
+    if game is not None and overrides:
+        try:
+            overrides = load_game(game, overrides).overrides
+        except RuleError:
+            pass
     return json.dumps(overrides or {}, sort_keys=True, separators=(",", ":"))
 
 
