@@ -1,6 +1,8 @@
 """Benchmark the planning backend (and dfs, and the external planner, where available).
 
-Runs, each deal through :func:`patience.solvers.base.solve` (so every SOLVED plan is validated):
+Runs, each suite a batch of :mod:`patience.experiments.runner` tasks per backend (each deal through
+:func:`patience.solvers.base.solve`, so every SOLVED plan is validated; ``--workers K`` solves in K
+processes, default 0: this one):
 
 * ``ms``: Microsoft FreeCell deals 1..N (``--ms N``, 1000 for the issue's full run);
 * ``11982``: MS FreeCell 11982, which must come out UNSOLVABLE by complete search;
@@ -10,50 +12,53 @@ Runs, each deal through :func:`patience.solvers.base.solve` (so every SOLVED pla
 * ``external``: ``--external K`` small generalized FreeCell deals (2 suits x 6 ranks, 4 piles, 1 cell)
   with the external planner (needs the [planners] extra) against the built-in planner.
 
-Prints a summary table (solved / unsolvable / unknown / error, median seconds, median plan length) and
-writes every row plus the machine load to ``benchmarks/out/planning_<timestamp>.json``.
+Prints a summary table (solved / unsolvable / unknown / error, median seconds, median plan length;
+seconds are the backend's own, as ``patience estimate`` stores them). With ``--out [DIR]`` (default
+benchmarks/out) every row plus the machine load also goes to ``DIR/planning_<timestamp>.json``, or to
+the file ``-o FILE`` names.
 
     .venv/bin/python benchmarks/bench_planning.py --ms 20 --seeds 10 --external 5 --limit 10
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import statistics
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from patience.deals import deal
-from patience.instance import Instance
-from patience.solvers.base import BACKENDS, Limits, solve
-from patience.validate import replay
+import _common
+from _common import load
 
-OUT = Path(__file__).parent / "out"
+from patience.solvers.registry import BACKENDS
 
-
-def load() -> str:
-    """The 1/5/15-minute load averages (the machine has 2 cores shared with other runs)."""
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+GAMES = ("klondike-thoughtful", "thirty-six", "bakers-game")
+ANYTIME = (("greedy", 1.0), ("anytime", 2.0), ("astar", 3.0))  # planning modes and weights compared
+SMALL_FREECELL = {"suits": 2, "ranks": 6, "piles": 4, "cells": 1}  # within reach of an external planner
 
 
-def run(suite: str, label: str, inst: Instance, backend: str, limit: float, rows: list[dict]) -> dict:
-    t0 = time.perf_counter()
-    r = solve(inst, backend, Limits(seconds=limit))
-    row = {
-        "suite": suite,
-        "deal": label,
-        "backend": backend,
-        "status": r.status.value,
-        "seconds": round(r.stats.get("seconds", time.perf_counter() - t0), 4),
-        "plan_length": len(r.solution) if r.solution is not None else None,
-        "expansions": r.stats.get("expansions"),
-        "message": r.message,
-    }
-    rows.append(row)
-    return row
+def run(
+    suite: str, game: str, seeds: range, generator: str, backend: str, limit: float, rows: list[dict],
+    workers: int, show: Any = None, overrides: dict | None = None, **options: Any,
+) -> None:  # fmt: skip
+    """Solve ``seeds`` of ``game`` with ``backend`` (``options``: its options) and add one row per deal."""
+    todo = _common.tasks(game, seeds, backend, limit, generator, overrides, **options)
+    for r in _common.solve_all(todo, workers):
+        row = {
+            "suite": suite,
+            "deal": str(r.seed),
+            "backend": backend,
+            "status": r.status,
+            "seconds": round(r.seconds or 0.0, 4),
+            "plan_length": int(r.stats["moves"]) if "moves" in r.stats else None,
+            "expansions": r.stats.get("expansions"),
+            "message": r.message,
+        }
+        rows.append(row)
+        if show:
+            show(row)
 
 
 def summary(rows: list[dict]) -> list[str]:
@@ -74,87 +79,74 @@ def summary(rows: list[dict]) -> list[str]:
     return out
 
 
+def show(row: dict) -> None:
+    print(
+        f"  {row['suite']:<20} {row['deal']:>8} {row['backend']:<9} {row['status']:<11} "
+        f"{row['seconds']:8.3f}s len {row['plan_length']}",
+        flush=True,
+    )
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ms", type=int, default=20, help="MS FreeCell deals 1..N (0 to skip)")
-    ap.add_argument("--seeds", type=int, default=10, help="deals per game for Klondike/Thirty Six/Baker's")
+    ap = _common.Parser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ms", type=int, default=10, help="MS FreeCell deals 1..N (0 to skip)")
+    ap.add_argument("--seeds", type=int, default=5, help="deals per game for Klondike/Thirty Six/Baker's")
     ap.add_argument("--external", type=int, default=5, help="small FreeCell deals for the external planner")
     ap.add_argument("--anytime", type=int, default=0, help="MS deals 1..K: greedy vs anytime vs wA*")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal")
     ap.add_argument("--no-11982", dest="deal_11982", action="store_false", help="skip MS 11982")
     ap.add_argument("--backends", default="planning,dfs", help="comma list; missing ones are skipped")
     ap.add_argument("--suites", default="ms,11982,games,external,anytime")
-    ap.add_argument("-o", "--output", type=Path, default=None)
+    ap.add_argument("--workers", type=int, default=0, help="processes solving (0: this one)")
+    ap.add_argument("-o", "--output", type=Path, default=None, help="write the JSON rows to this file")
+    _common.add_out(ap, "planning_<timestamp>.json")
     args = ap.parse_args()
-    backends = [b for b in args.backends.split(",") if b in BACKENDS]
+    if min(args.ms, args.seeds, args.external, args.anytime, args.workers) < 0 or args.limit <= 0:
+        ap.error("deal counts and --workers must be >= 0 and --limit > 0")
+    backends = [b for b in args.backends.split(",") if b in BACKENDS and BACKENDS[b].installed()]
     suites = set(args.suites.split(","))
     rows: list[dict] = []
     meta = {"load_start": load(), "limit": args.limit, "backends": backends, "started": time.ctime()}
     print(f"backends {backends}; load {meta['load_start']}", flush=True)
-
-    def show(row: dict) -> None:
-        print(
-            f"  {row['suite']:<20} {row['deal']:>8} {row['backend']:<9} {row['status']:<11} "
-            f"{row['seconds']:8.3f}s len {row['plan_length']}",
-            flush=True,
-        )
+    w = args.workers
 
     if "11982" in suites and args.deal_11982:
-        inst = deal("freecell", 11982, "ms")
         for b in backends:
-            show(run("ms-11982", "11982", inst, b, max(args.limit, 60.0), rows))
+            run("ms-11982", "freecell", range(11982, 11983), "ms", b, max(args.limit, 60.0), rows, w, show)
     if "ms" in suites:
-        for seed in range(1, args.ms + 1):
-            inst = deal("freecell", seed, "ms")
-            for b in backends:
-                row = run("ms-freecell", str(seed), inst, b, args.limit, rows)
-                if row["status"] != "solved" or seed % 50 == 0:
-                    show(row)
+        for b in backends:
+            run("ms-freecell", "freecell", range(1, args.ms + 1), "ms", b, args.limit, rows, w)
+        for row in rows:
+            if row["suite"] == "ms-freecell" and (row["status"] != "solved" or int(row["deal"]) % 50 == 0):
+                show(row)
     if "games" in suites:
-        for game in ("klondike-thoughtful", "thirty-six", "bakers-game"):
-            for seed in range(1, args.seeds + 1):
-                inst = deal(game, seed)
-                for b in backends:
-                    row = run(game, str(seed), inst, b, args.limit, rows)
-                    if row["status"] not in ("solved", "unsolvable"):
-                        show(row)
-    if "external" in suites and args.external and "planner" in BACKENDS:
-        small = {"suits": 2, "ranks": 6, "piles": 4, "cells": 1}
-        for seed in range(1, args.external + 1):
-            inst = deal("freecell", seed, "portable", small)
-            for b in ("planning", "planner"):
-                show(run("small-freecell-2x6", str(seed), inst, b, args.limit, rows))
+        for game in GAMES:
+            for b in backends:
+                run(game, game, range(1, args.seeds + 1), "portable", b, args.limit, rows, w)
+        for row in rows:
+            if row["suite"] in GAMES and row["status"] not in ("solved", "unsolvable"):
+                show(row)
+    if "external" in suites and args.external and BACKENDS["planner"].installed():
+        seeds = range(1, args.external + 1)
+        for b in ("planning", "planner"):
+            run("small-freecell-2x6", "freecell", seeds, "portable", b, args.limit, rows, w, show,
+                SMALL_FREECELL)  # fmt: skip
     if "anytime" in suites and args.anytime:
-        from patience.solvers.planning import PlanningSolver
-
-        for seed in range(1, args.anytime + 1):
-            inst = deal("freecell", seed, "ms")
-            for mode, weight in (("greedy", 1.0), ("anytime", 2.0), ("astar", 3.0)):
-                t0 = time.perf_counter()
-                r = PlanningSolver(mode, weight).solve(inst, Limits(seconds=args.limit))
-                ok = r.solution is not None and replay(inst, list(r.solution)).won
-                rows.append(
-                    {
-                        "suite": f"ms-{mode}-w{weight:g}",
-                        "deal": str(seed),
-                        "backend": "planning",
-                        "status": r.status.value if ok or r.solution is None else "error",
-                        "seconds": round(time.perf_counter() - t0, 4),
-                        "plan_length": len(r.solution) if r.solution is not None else None,
-                        "expansions": r.stats.get("expansions"),
-                        "message": r.message,
-                    }
-                )
-                show(rows[-1])
+        seeds = range(1, args.anytime + 1)
+        for mode, weight in ANYTIME:
+            suite = f"ms-{mode}-w{weight:g}"
+            run(suite, "freecell", seeds, "ms", "planning", args.limit, rows, w, show, mode=mode,
+                weight=weight)  # fmt: skip
     meta["load_end"] = load()
     meta["finished"] = time.ctime()
     lines = summary(rows)
     print("\n".join(lines))
     print(f"load start {meta['load_start']}  end {meta['load_end']}")
-    OUT.mkdir(exist_ok=True)
-    path = args.output or OUT / f"planning_{time.strftime('%Y%m%d_%H%M%S')}.json"
-    path.write_text(json.dumps({"meta": meta, "summary": lines, "rows": rows}, indent=1) + "\n")
-    print(f"wrote {path}")
+    out = _common.out_dir(args)
+    path = args.output or (out / f"planning_{time.strftime('%Y%m%d_%H%M%S')}.json" if out else None)
+    if path:
+        path.write_text(json.dumps({"meta": meta, "summary": lines, "rows": rows}, indent=1) + "\n")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":
