@@ -1,0 +1,132 @@
+"""The play loop: deal, let a player choose among the legal moves, apply them on the true engine.
+
+A game ends when it is won, when no legal move is left (``no-move``), when the last ``repeats`` moves in a row
+each led to a position already reached in this game (``repeat``: positions are compared by the engine's
+canonical state key, :meth:`patience.engine.Engine.key`), when the player resigns, at ``max_moves`` moves
+(``cap``) or at the wall-time limit (``time``: neither won nor lost, an unknown). ``repeats`` defaults to
+five passes through the stock (``5 x (ceil(stock / deal count) + 2)``, 50 for Klondike draw 3): going back
+through positions already seen is how a Klondike player reaches a waste card it passed over, and a random
+player needs a few passes to hit it (one pass cut random Klondike wins from 15 to 8 of 200 deals).
+The player sees only an :class:`~.observation.Observation`; a peeking player (Monte Carlo
+'shuffled-once') is handed the true state as well, deliberately and by name (``truth``). Every won
+game is replayed by the independent validator (:func:`patience.validate.replay`); a win that does not
+replay raises :class:`PlayError` (a bug).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Engine
+from ..instance import Instance
+from .observation import observe, world_of
+from .players import Player, make_player
+
+__all__ = ["ENDS", "GameRecord", "PlayError", "PlayTask", "play_game", "play_task"]
+
+ENDS = ("won", "no-move", "repeat", "resigned", "cap", "time")
+"""How a game ends; ``time`` is an unknown, every other end but ``won`` a loss."""
+
+
+class PlayError(RuntimeError):
+    """A player chose a move it was not offered, or a won game failed to replay: a bug, never a result."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game played: how it ended, cards home at the end, moves played, seconds, and its moves as JSON."""
+
+    seed: int
+    end: str
+    home: int
+    moves: int
+    seconds: float
+    solution: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+
+    @property
+    def won(self) -> bool:
+        return self.end == "won"
+
+
+def play_game(
+    instance: Instance,
+    player: Player,
+    rng: random.Random,
+    max_moves: int = 1000,
+    seconds: float | None = None,
+    seed: int = 0,
+    repeats: int | None = None,
+) -> GameRecord:
+    """Play ``instance`` with ``player`` (choices drawn from ``rng``) until it ends (see the module doc)."""
+    from ..validate import replay
+
+    t0 = time.perf_counter()
+    e = Engine(instance)
+    if repeats is None:
+        st = instance.rules.stock
+        repeats = 5 * (-(-st.size // max(st.deal_count, 1)) + 2)
+    seen = {e.key()}
+    played: list[dict[str, Any]] = []
+    in_a_row = 0  # moves in a row that reached a position seen before
+    end = ""
+    while not end:
+        legal = e.legal_moves()
+        if e.is_won():
+            end = "won"
+        elif not legal:
+            end = "no-move"
+        elif in_a_row >= repeats:
+            end = "repeat"
+        elif len(played) >= max_moves:
+            end = "cap"
+        elif seconds is not None and time.perf_counter() - t0 > seconds:
+            end = "time"
+        else:
+            truth = world_of(e) if player.peeks else None  # 'shuffled-once' only: named, deliberate
+            m = player.choose(observe(e, legal), rng, truth)
+            if m is None:
+                end = "resigned"
+            elif m not in legal:
+                raise PlayError(f"player {player.name} chose {m}, which was not offered")
+            else:
+                played.append(e.move_to_json(m))
+                e.apply(m)
+                k = e.key()
+                in_a_row = in_a_row + 1 if k in seen else 0
+                seen.add(k)
+    if end == "won":
+        rep = replay(instance, played)
+        if not (rep.ok and rep.won):
+            raise PlayError(f"seed {seed}: won game does not replay: {rep.message()}")
+    return GameRecord(seed, end, e.foundation_cards(), len(played), time.perf_counter() - t0, tuple(played))
+
+
+@dataclass(frozen=True)
+class PlayTask:
+    """One game to play in a worker: the deal (game, overrides, generator, seed) and the player."""
+
+    game: str
+    overrides: dict[str, Any]
+    generator: str
+    seed: int
+    player: str
+    options: dict[str, Any]
+    max_moves: int = 1000
+    seconds: float | None = None
+    keep_moves: bool = False
+
+
+def play_task(task: PlayTask) -> GameRecord:
+    """Deal and play one task (top level, so a process pool can run it). The player's random stream is
+    ``random.Random(seed)``: the same task gives the same game."""
+    from ..deals import deal
+
+    inst = deal(task.game, task.seed, task.generator, task.overrides or None)
+    player = make_player(task.player, **task.options)
+    rec = play_game(inst, player, random.Random(task.seed), task.max_moves, task.seconds, task.seed)
+    if not task.keep_moves:
+        rec = GameRecord(rec.seed, rec.end, rec.home, rec.moves, rec.seconds)
+    return rec

@@ -1,0 +1,91 @@
+"""Players: the safe-move test agrees with the dominance module, Monte Carlo modes, option errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from patience.deals import deal
+from patience.engine import FOUNDATION, STOCK, Engine
+from patience.play.observation import observe, world_of
+from patience.play.players import (
+    HeuristicPlayer,
+    MonteCarloPlayer,
+    _Tables,
+    donkersteeg_safe_move,
+    make_player,
+    safe_home_move,
+)
+from patience.solvers.dominance import Dominances, applicable
+
+
+def test_safe_home_move_is_the_dominance_test_where_it_is_proven() -> None:
+    """On FreeCell (safe_home applicable) the player's test picks exactly the dominance's forced move."""
+    assert "safe_home" in applicable(deal("freecell", 1, "ms").rules)
+    fired = 0
+    for seed in range(1, 16):
+        e = Engine(deal("freecell", seed, "ms"))
+        dom = Dominances(e, ("safe_home",))
+        rng = random.Random(seed)
+        for _ in range(150):
+            legal = e.legal_moves()
+            if not legal or e.is_won():
+                break
+            obs = observe(e, legal)
+            got = safe_home_move(_Tables.get(obs)[1], obs)
+            assert got == dom.forced(legal)
+            fired += got is not None
+            e.apply(got or rng.choice(legal))
+    assert fired >= 20
+
+
+def test_donkersteeg_plays_aces_and_deuces_from_the_waste_too() -> None:
+    e = Engine(deal("klondike", 1))
+    lk = None
+    for _ in range(200):
+        legal = e.legal_moves()
+        obs = observe(e, legal)
+        lk = lk or _Tables.get(obs)[1]
+        m = donkersteeg_safe_move(lk, obs)
+        if m is not None and m[0] == 5:  # from the waste
+            assert m[2] == FOUNDATION and e.rank[e.waste[-1]] <= 2
+            assert safe_home_move(lk, obs) != m  # the proven test never takes a waste card
+            return
+        stock = [x for x in legal if x[0] in (STOCK, 5) and x[2] in (STOCK, 5)]
+        e.apply(stock[0] if stock else legal[0])
+    pytest.fail("no Ace or Deuce reached the waste top in 200 stock turns")
+
+
+def test_heuristic_turns_the_stock_first() -> None:
+    e = Engine(deal("klondike", 3))
+    m = HeuristicPlayer().choose(observe(e, e.legal_moves()), random.Random(0))
+    assert m is not None and m[0] == STOCK
+
+
+def test_reshuffle_ignores_the_truth_and_shuffled_once_needs_it() -> None:
+    e = Engine(deal("klondike", 11))
+    obs = observe(e, e.legal_moves())
+    fair = MonteCarloPlayer(playouts=2, depth=30)
+    bogus = world_of(Engine(deal("klondike", 12)))
+    assert fair.choose(obs, random.Random(1)) == fair.choose(obs, random.Random(1), bogus)
+    cheat = MonteCarloPlayer(playouts=2, depth=30, mode="shuffled-once")
+    assert cheat.peeks and not fair.peeks
+    # Only a position with a real choice simulates; find one by turning the stock.
+    while len(obs.moves) < 2 or donkersteeg_safe_move(_Tables.get(obs)[1], obs) is not None:
+        e.apply(next(m for m in obs.moves if m[0] in (STOCK, 5)))
+        obs = observe(e, e.legal_moves())
+    with pytest.raises(ValueError, match="true state"):
+        cheat.choose(obs, random.Random(1))
+    assert cheat.choose(obs, random.Random(1), world_of(e)) in obs.moves
+
+
+def test_make_player_errors_name_the_choices() -> None:
+    with pytest.raises(ValueError, match="unknown player 'smart'.*random, heuristic, mc"):
+        make_player("smart")
+    with pytest.raises(ValueError, match="unknown option 'playouts'.*auto_safe, moves"):
+        make_player("random", playouts=3)
+    with pytest.raises(ValueError, match="mode 'twice'"):
+        make_player("mc", mode="twice")
+    with pytest.raises(ValueError, match="moves 'some'"):
+        make_player("random", moves="some")
