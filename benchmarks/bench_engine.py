@@ -10,9 +10,10 @@ how much the mutable engine buys over a plain replay; absolute rates depend on t
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
+
+import _common
 
 from patience.deals import deal
 from patience.engine import Engine
@@ -112,10 +113,13 @@ def bench(game: str, generator: str, deals: int, seconds: float) -> dict[str, fl
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=20)
-    ap.add_argument("--seconds", type=float, default=1.0)
+    ap = _common.Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20, help="deals per game")
+    ap.add_argument("--seconds", type=float, default=1.0, help="seconds each operation is timed over")
     args = ap.parse_args()
+    if args.deals < 1 or args.seconds <= 0:
+        ap.error("--deals must be >= 1 and --seconds > 0")
+    print(f"# {_common.machine()}")
     print(f"{'game':12} {'legal_moves/s':>14} {'apply+undo/s':>13} {'key/s':>10} {'validator/s':>12} "
           f"{'apply:validator':>16}")
     for game, gen in (("black-hole", "pysol"), ("freecell", "ms")):

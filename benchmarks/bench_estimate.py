@@ -8,10 +8,12 @@ Runs ``patience estimate`` as a subprocess (the way users run it) on fresh SQLit
    then the same command again: finished results lost (stored before the kill and missing after; target 0),
    deals stored before the kill, and the total wall time (killed run + resume) against the uninterrupted one.
 
+    python benchmarks/bench_estimate.py                  # small: 200 deals
     python benchmarks/bench_estimate.py --game black-hole --backend dfs -n 2000 --limit 10s
     python benchmarks/bench_estimate.py --skip-scaling -n 2000 --crash-workers 2
 
-Report ``uptime`` beside the figures: the machine is shared.
+The stores go to a temporary folder, removed at the end (``--keep DIR`` keeps them there); nothing is
+written under benchmarks/. Report ``uptime`` beside the figures: the machine is shared.
 
 Measured (2 cores shared with other engineers' runs, load 3.5-6; dfs backend at bb06e07, portable seeds
 from 1, ``--limit 2s``). Wall-time limits under load turn slow deals into unknowns, which widen the interval:
@@ -36,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import _common
 
 PATIENCE = [str(Path(sys.executable).parent / "patience")]  # the console script beside this python
 
@@ -70,18 +74,11 @@ def stored(db: Path) -> dict[int, tuple]:
         con.close()
 
 
-def uptime() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="black-hole")
     ap.add_argument("--backend", default="auto")
-    ap.add_argument("-n", type=int, default=1000)
+    ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", default="10s")
     ap.add_argument("--generator", default="portable")
@@ -93,14 +90,24 @@ def main() -> None:
     ap.add_argument("--skip-crash", action="store_true")
     ap.add_argument("--keep", help="keep the stores in this folder")
     args = ap.parse_args()
-    tmp = Path(args.keep or tempfile.mkdtemp(prefix="bench-estimate-"))
-    tmp.mkdir(parents=True, exist_ok=True)
+    if args.n < 2 or args.crash_workers < 1 or not 0 < args.kill_at < 1:
+        ap.error("-n must be >= 2, --crash-workers >= 1 and --kill-at between 0 and 1")
+    if args.keep:
+        Path(args.keep).mkdir(parents=True, exist_ok=True)
+        bench(args, Path(args.keep))
+    else:
+        with tempfile.TemporaryDirectory(prefix="bench-estimate-") as tmp:
+            bench(args, Path(tmp))
+
+
+def bench(args: argparse.Namespace, tmp: Path) -> None:
+    """The scaling runs and the crash run, with their stores in ``tmp``."""
     report: dict = {"game": args.game, "backend": args.backend, "n": args.n, "limit": args.limit}
 
     walls: dict[int, float] = {}
     if not args.skip_scaling:
         for k in (int(w) for w in args.workers.split(",")):
-            load = uptime()
+            load = _common.load()
             out, wall = run(estimate(args, tmp / f"scale-{k}.sqlite", k))
             walls[k] = wall
             print(
@@ -126,7 +133,7 @@ def main() -> None:
             _, base = run(estimate(args, tmp / "uninterrupted.sqlite", k))
         db = tmp / "crash.sqlite"
         cmd = estimate(args, db, k)
-        load = uptime()
+        load = _common.load()
         t0 = time.perf_counter()
         proc = subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True

@@ -1,46 +1,52 @@
 """How small and how quick are the explanations of lost Black Hole / All in a Row deals?
 
 Usage:
-    .venv/bin/python benchmarks/bench_explain.py [-n 20] [--limit 30] [--games black-hole,all-in-a-row]
+    .venv/bin/python benchmarks/bench_explain.py [-n 5] [--limit 30] [--games black-hole,all-in-a-row] [--out]
 
 For each game, the first N lost PySol deals (the dfs backend decides which are lost) get
 :func:`patience.solvers.cpsat_blackhole.explain` with the time limit: how many facts of the deal's
 (pile precedences + hole start) the explanation keeps, and the seconds spent. Each explanation is then
-re-checked: its facts alone, enforced in the cut-free model, must be infeasible. Output also goes to
-benchmarks/out/explain.txt.
+re-checked: its facts alone, enforced in the cut-free model, must be infeasible. With ``--out [DIR]`` the
+output also goes to DIR/explain.txt (default benchmarks/out). Its own loop: it searches for lost deals
+rather than tallying verdicts.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
-from pathlib import Path
 
-from ortools.sat.python import cp_model
+import _common
 
 from patience.deals import deal
+from patience.instance import Instance
 from patience.solvers.base import Limits, Status, solve
-from patience.solvers.cpsat_blackhole import HoleDeal, build_model, explain
-
-OUT = Path(__file__).resolve().parents[1] / "benchmarks" / "out"
 
 
-def recheck(inst, why: list[str]) -> bool:
+def recheck(inst: Instance, why: list[str]) -> bool:
     """The explanation's facts alone (no same-rank cuts) make the model infeasible."""
+    from ortools.sat.python import cp_model
+
+    from patience.solvers.cpsat_blackhole import HoleDeal, build_model
+
     v = build_model(HoleDeal.from_instance(inst), facts=True, symmetry=False)
     v.model.add_assumptions([lit for lit, text in v.facts.values() if text in why])
     return cp_model.CpSolver().solve(v.model) == cp_model.INFEASIBLE
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-n", type=int, default=20, help="lost deals per game")
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=5, help="lost deals per game")
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per explanation")
     ap.add_argument("--games", default="black-hole,all-in-a-row")
+    _common.add_out(ap, "explain.txt")
     args = ap.parse_args()
-    log = [f"# bench_explain -n {args.n} --limit {args.limit:g}; {time.ctime()}, load {os.getloadavg()}"]
+    if args.n < 1 or args.limit <= 0:
+        ap.error("-n must be >= 1 and --limit > 0")
+    from patience.solvers.cpsat_blackhole import HoleDeal, build_model, explain  # OR-Tools: not for --help
+
+    log = [f"# bench_explain -n {args.n} --limit {args.limit:g}; {_common.machine()}"]
     print(log[0], flush=True)
     for game in args.games.split(","):
         sizes, totals, times, none, seed, done = [], [], [], 0, 0, 0
@@ -73,9 +79,11 @@ def main() -> None:
         )
         print(summary, flush=True)
         log.append(summary)
-    log.append(f"# load at end {os.getloadavg()}")
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "explain.txt").write_text("\n".join(log) + "\n")
+    log.append(f"# load at end {_common.load()}")
+    out = _common.out_dir(args)
+    if out:
+        _common.write_lines(out / "explain.txt", log)
+        print(f"wrote {out}/explain.txt")
 
 
 if __name__ == "__main__":

@@ -11,15 +11,16 @@ tallies what breaks the README's promise ("one line on stderr, exit 2, nothing w
 - left behind: a file or folder created by a run that did not succeed (exit != 0);
 - orphans: a process of the command's session still running after the command exited.
 
+    python benchmarks/bench_fuzz.py                                 # small: 100 mutations
     python benchmarks/bench_fuzz.py -n 2000 --jobs 2               # the code in this checkout
     python benchmarks/bench_fuzz.py -n 2000 --src /tmp/base/src     # another checkout (e.g. a worktree)
 
-Prints the tally and the first examples of each failure kind (the command reproducing it).
+Prints the tally and the first examples of each failure kind (the command reproducing it); every case
+runs in its own temporary folder, so nothing is written under benchmarks/.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -36,6 +37,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import _common
 
 RUN = "import sys; from patience.cli import main; sys.argv[0] = 'patience'; main()"
 SHORT = ["suits", "ranks", "decks", "piles", "build", "cells", "reserve", "stock", "draw", "redeals",
@@ -338,13 +341,15 @@ def classify(o: Outcome, base: float) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=2000, help="mutations to run")
+    ap = _common.Parser(description=__doc__.split("\n")[0])
+    ap.add_argument("-n", type=int, default=100, help="mutations to run (2000 for a campaign)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="commands run at once")
     ap.add_argument("--src", default=None, help="a src/ folder to test instead of the installed package")
     ap.add_argument("--examples", type=int, default=3, help="examples printed per failure kind")
     args = ap.parse_args()
+    if args.n < 1 or args.jobs < 1:
+        ap.error("-n and --jobs must be >= 1")
     env = dict(os.environ, PATIENCE_FUZZ="1")
     if args.src:
         src = Path(args.src).resolve()
@@ -371,9 +376,8 @@ def main() -> None:
         for k in classify(o, base):
             tally[k] += 1
             examples.setdefault(k, []).append(o)
-    load = os.getloadavg()[0]
     print(f"{args.n} mutations in {time.perf_counter() - t0:.0f}s ({args.jobs} at once, start-up allowance "
-          f"{base:.2f}s, load {load:.1f}); exit codes: {dict(sorted(codes.items()))}")  # fmt: skip
+          f"{base:.2f}s, load {_common.load()}); exit codes: {dict(sorted(codes.items()))}")  # fmt: skip
     print("tally: " + ", ".join(f"{k} {tally.get(k, 0)}" for k in ("traceback", "hang", "left behind",
                                                                        "multi-line", "orphans")))  # fmt: skip
     for k, items in sorted(examples.items()):

@@ -19,11 +19,12 @@ beside them.
 
     python benchmarks/profile_search.py                         # default games, 3 deals each
     python benchmarks/profile_search.py --games freecell,spider --deals 5 --nodes 20000
+
+Prints a Markdown table (benchmarks/out/profile_search.md holds a recorded one); writes nothing.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import cProfile
 import functools
@@ -32,6 +33,8 @@ import pstats
 import time
 from collections import defaultdict
 from pathlib import Path
+
+import _common
 
 from patience.deals import deal
 from patience.solvers.base import Limits, get_solver
@@ -126,13 +129,15 @@ def profile(game: str, backend: str, seeds: range, nodes: int) -> tuple[dict[str
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
     ap.add_argument("--backends", default="dfs,planning", help="comma-separated backends")
     ap.add_argument("--deals", type=int, default=3, help="Solvitaire seeds 1..N per game")
     ap.add_argument("--nodes", type=int, default=20000, help="node limit per deal")
     args = ap.parse_args()
-    print(f"load {os.getloadavg()[0]:.2f}; node limit {args.nodes}, Solvitaire seeds 1-{args.deals}")
+    if args.deals < 1 or args.nodes < 1:
+        ap.error("--deals and --nodes must be >= 1")
+    print(f"load {_common.load()}; node limit {args.nodes}, Solvitaire seeds 1-{args.deals}")
     print(f"| game | backend | nodes/s | nodes/s profiled | {' | '.join(PHASES)} |")
     print("|---|---|---:|---:|" + "---:|" * len(PHASES))
     for game in args.games.split(","):
