@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("games", "games"),
     "generate": ("deal", "generate_cmd"),
     "pddl": ("pddl", "pddl_cmd"),
+    "play": ("play", "play_cmd"),
     "report": ("experiments", "report"),
     "show": ("show", "show"),
     "solve": ("solve", "solve_cmd"),

@@ -1,0 +1,219 @@
+"""``patience play``: play seeded deals with a player that sees only what a person at the table sees.
+
+Prints the win rate with a conservative Wilson 95% interval (as ``estimate`` does), how the games ended, the
+cards-home distribution and moves per win, and names the Monte Carlo mode every number came from. Bad input
+(unknown game or player, an option the player does not take, a Gaps game) is one ``error:`` line, exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import click
+
+from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, UsageError, guard, say_error
+from .generator import GENERATOR, GENERATOR_HELP
+from .limits import MAX_DEALS, parse_limit
+from .output import emit_json
+from .sets import coerce_sets
+
+__all__ = ["play_cmd"]
+
+_PLAYERS = ("random", "heuristic", "mc")
+_MODE_TEXT = {
+    None: "none (the player simulates nothing: it decides from the observation alone)",
+    "reshuffle": "reshuffle (fair: the unseen cards are dealt anew for every playout)",
+    "shuffled-once": "shuffled-once (UPPER BOUND, not a fair player: playouts see the true hidden cards)",
+}
+
+
+def _options(
+    player: str,
+    playouts: int | None,
+    mode: str | None,
+    score: str | None,
+    moves: str | None,
+    auto_safe: bool,
+) -> dict[str, Any]:
+    """The player's options from the flags; a flag the player does not take is bad input."""
+    given = {"--playouts": playouts, "--mode": mode, "--score": score}
+    if player != "mc":
+        for flag, value in given.items():
+            if value is not None:
+                raise UsageError(f"{flag}: only --player mc simulates (got --player {player})")
+    if auto_safe and player != "random":
+        raise UsageError("--auto-safe: only --player random takes it (the others play safe moves anyway)")
+    if moves is not None and player == "heuristic":
+        raise UsageError("--moves: the heuristic player has its own move choice")
+    opts: dict[str, Any] = {}
+    if player == "random":
+        opts["auto_safe"] = auto_safe
+    if player == "mc":
+        opts["mode"] = mode or "reshuffle"
+        if playouts is not None:
+            if playouts < 1:
+                raise UsageError(f"--playouts {playouts}: must be >= 1")
+            opts["playouts"] = playouts
+        if score is not None:
+            opts["score"] = score
+    if moves is not None:
+        opts["moves"] = moves
+    return opts
+
+
+@click.command("play")
+@click.argument("game")
+@click.option("-n", "count", type=int, required=True, help="Number of deals (seeds S..S+N-1).")
+@click.option("--player", "-p", type=click.Choice(_PLAYERS), default="random", show_default=True)
+@click.option("--playouts", type=int, default=None, help="mc: random playouts per candidate move [10].")
+@click.option(
+    "--mode",
+    type=click.Choice(("reshuffle", "shuffled-once")),
+    default=None,
+    help="mc: resample the unseen cards per playout (fair) or use the true ones (upper bound) [reshuffle].",
+)
+@click.option("--score", type=click.Choice(("max", "klaver")), default=None, help="mc: move score [max].")
+@click.option(
+    "--moves",
+    type=click.Choice(("all", "donkersteeg")),
+    default=None,
+    help="random, mc: draw from all legal moves or Donkersteeg's move set [random: all, mc: donkersteeg].",
+)
+@click.option("--auto-safe", is_flag=True, help="random: play safe foundation moves first (Klaver).")
+@click.option("--seed-start", "seed", type=int, default=1, show_default=True, help="First seed.")
+@click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("--max-moves", type=int, default=1000, show_default=True, help="Move cap per game (a loss).")
+@click.option("--limit", default=None, help="Wall time per game, e.g. 60s; a game cut short is unknown.")
+@click.option(
+    "--workers", "-j", type=int, default=None, help="Worker processes (default: all CPUs; 0: inline)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@guard
+def play_cmd(
+    game: str,
+    count: int,
+    player: str,
+    playouts: int | None,
+    mode: str | None,
+    score: str | None,
+    moves: str | None,
+    auto_safe: bool,
+    seed: int,
+    generator: str,
+    sets: tuple[str, ...],
+    max_moves: int,
+    limit: str | None,
+    workers: int | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play N seeded deals of GAME with a player that sees only the face-up cards; win rate and more."""
+    from ..deals import deal
+    from ..engine import unsupported
+    from ..rules import load_game
+
+    if not 1 <= count <= MAX_DEALS:
+        raise UsageError(f"-n {count}: must be between 1 and the limit of {MAX_DEALS} deals")
+    if seed < 0:
+        raise UsageError(f"--seed-start {seed}: seeds are >= 0")
+    if max_moves < 1:
+        raise UsageError(f"--max-moves {max_moves}: must be >= 1")
+    if workers is not None and workers < 0:
+        raise UsageError(f"--workers {workers}: must be >= 0")
+    seconds = parse_limit(limit) if limit is not None else None
+    opts = _options(player, playouts, mode, score, moves, auto_safe)
+    overrides = coerce_sets(sets)
+    g = load_game(game, overrides)
+    if g.rules.gaps.rows:
+        raise UsageError(f"{g.name}: play does not support Gaps games (a grid)")
+    if unsupported(g.rules):
+        raise UsageError(f"{g.name}: the engine does not play {', '.join(unsupported(g.rules))}")
+    first = deal(g.name, seed, generator, overrides or None)
+    deal(g.name, seed + count - 1, generator, overrides or None)
+    from ..play.game import PlayError, PlayTask, play_task
+    from ..play.players import make_player
+    from ..play.summary import summarize
+
+    try:
+        make_player(player, **opts)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    tasks = [
+        PlayTask(g.name, overrides, generator, s, player, opts, max_moves, seconds)
+        for s in range(seed, seed + count)
+    ]
+    from ..experiments.executors import make_executor
+
+    ex = make_executor("process", workers)
+    records = []
+    t0 = time.perf_counter()
+    try:
+        for rec in ex.map_unordered(play_task, tasks):
+            records.append(rec)
+            if not quiet and sys.stderr.isatty():
+                wins = sum(r.won for r in records)
+                click.echo(f"\r{len(records)}/{count} games, {wins} won", nl=False, err=True)
+    except KeyboardInterrupt:
+        ex.abort()
+        click.echo(f"\ninterrupted after {len(records)} games", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except PlayError as err:
+        ex.abort()
+        say_error(str(err))
+        sys.exit(EXIT_BACKEND_ERROR)
+    finally:
+        ex.close()
+    if not quiet and sys.stderr.isatty():
+        click.echo("", err=True)
+    wall = time.perf_counter() - t0
+    records.sort(key=lambda r: r.seed)
+    summ = summarize(records, first.deck.size)
+    mode_key = opts.get("mode")
+    if as_json:
+        emit_json(
+            {
+                "game": g.name,
+                "rules": overrides,
+                "generator": generator,
+                "seeds": [seed, seed + count - 1],
+                "player": player,
+                "options": opts,
+                "mode": mode_key,
+                "fair": mode_key != "shuffled-once",
+                "max_moves": max_moves,
+                "limit_s": seconds,
+                "wall_seconds": wall,
+                "workers": ex.workers,
+                **summ.to_json(),
+            }
+        )
+        return
+    e = summ.estimate
+    rules = "".join(f" {k}={v}" for k, v in sorted(overrides.items()))
+    shown = ", ".join(f"{k} {v}" for k, v in opts.items())
+    click.echo(
+        f"{g.name}{rules}: {summ.games} games (seeds {seed}..{seed + count - 1}, {generator}), "
+        f"player {player}{' (' + shown + ')' if shown else ''}, move cap {max_moves}; "
+        f"{wall:.1f}s with {ex.workers} worker(s)"
+    )
+    click.echo(f"  mode: {_MODE_TEXT[mode_key]}")
+    ends = ", ".join(f"{k} {v}" for k, v in summ.ends.items())
+    click.echo(f"  won {e.wins}, lost {e.losses}, unknown {e.unknowns} (ended: {ends})")
+    click.echo(
+        f"  win rate {100 * e.wins / summ.games:.3f}%; Wilson 95%: {e.text()} [mode {mode_key or 'none'}]"
+    )
+    home = "  ".join(f"{k}: {v}" for k, v in summ.home.items())
+    click.echo(f"  cards home: {home}  (mean {summ.home_mean:.1f})")
+    if summ.moves_per_win:
+        m = summ.moves_per_win
+        click.echo(
+            f"  moves per win: mean {m['mean']:.1f}, median {m['median']:g} "
+            f"(min {m['min']:g}, max {m['max']:g})"
+        )
+    else:
+        click.echo("  moves per win: no wins")
+    click.echo(f"  time per game: {summ.seconds_per_game:.2f}s")

@@ -1,0 +1,69 @@
+"""``patience play``: the summary it prints, the mode it names, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from patience.cli import main
+from patience.play.game import PlayTask, play_task
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_play_prints_the_win_rate_interval_and_mode() -> None:
+    code, out, _ = run("play", "klondike", "-n", "12", "-j", "0", "--moves", "donkersteeg")
+    assert code == 0, out
+    assert "12 games (seeds 1..12, portable), player random" in out
+    assert "mode: none" in out and "Wilson 95%:" in out and "cards home: 0:" in out
+    assert "moves per win:" in out
+
+
+def test_play_json_matches_the_games_played() -> None:
+    code, out, _ = run(
+        "play", "klondike", "-n", "6", "-j", "0", "--seed-start", "3", "-p", "heuristic", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    recs = [play_task(PlayTask("klondike", {}, "portable", s, "heuristic", {})) for s in range(3, 9)]
+    assert data["games"] == 6 and data["won"] == sum(r.won for r in recs)
+    assert sum(data["cards_home"].values()) == 6
+    assert data["cards_home_mean"] == pytest.approx(sum(r.home for r in recs) / 6)
+    assert data["mode"] is None and data["fair"] is True
+
+
+def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
+    code, out, _ = run(
+        "play", "klondike", "-n", "1", "-j", "0", "-p", "mc", "--playouts", "1",
+        "--mode", "shuffled-once", "--set", "draw=1", "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["mode"] == "shuffled-once" and data["fair"] is False and data["rules"] == {"draw": 1}
+    code, out, _ = run("play", "klondike", "-n", "1", "-j", "0", "-p", "mc", "--playouts", "1")
+    assert "mode: reshuffle (fair" in out and "[mode reshuffle]" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nosuch", "-n", "2"], "unknown game"),
+        (["klondike", "-n", "0"], "-n 0"),
+        (["klondike", "-n", "2", "--playouts", "3"], "--playouts: only --player mc"),
+        (["klondike", "-n", "2", "-p", "mc", "--playouts", "0"], "--playouts 0"),
+        (["klondike", "-n", "2", "-p", "heuristic", "--moves", "all"], "--moves"),
+        (["klondike", "-n", "2", "--limit", "soon"], "--limit 'soon'"),
+        (["gaps-basic-variant", "-n", "2"], "Gaps"),
+        (["klondike", "-n", "2", "--seed-start", "-1"], "--seed-start -1"),
+        (["klondike", "-n", "2", "--max-moves", "0"], "--max-moves 0"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run("play", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error:") and message in err
