@@ -1,0 +1,164 @@
+"""Smoke tests of the benchmark scripts: each answers ``--help``, the cheap ones run a tiny size without
+``--out`` and leave ``benchmarks/out`` as it was, bad options are one line with exit code 2, and the
+helpers in ``benchmarks/_common.py`` do what the scripts rely on."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+OUT = BENCH / "out"
+SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if not p.name.startswith("_"))
+
+# Tiny runs, a few seconds each (the pure-Python hole search: no numba compile on a fresh machine).
+TINY = {
+    "bench_engine.py": ["--deals", "1", "--seconds", "0.02"],
+    "bench_dfs.py": ["--hole", "2", "--games", "1", "--only", "thirty-six", "--no-jit", "--limit", "5"],
+    "bench_planning.py": ["--suites", "ms", "--ms", "1", "--limit", "5", "--backends", "planning"],
+    "bench_hardness.py": ["--study", "size", "-n", "1", "--limit", "2", "--backends", "dfs"],
+    "bench_gaps.py": ["--deals", "1", "--limit", "1", "--backends", "dfs", "--no-peer"],
+    "profile_search.py": ["--games", "thirty-six", "--backends", "dfs", "--deals", "1", "--nodes", "200"],
+}
+BAD = {  # one bad option per script that checks its own values
+    "bench_dfs.py": ["--hole", "0"],
+    "bench_hardness.py": ["--study", "nosuch"],
+    "bench_gaps.py": ["--resume"],
+    "bench_engine.py": ["--deals", "0"],
+    "bench_planning.py": ["--limit", "0"],
+}
+
+
+def _run(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PATIENCE_NO_JIT="1")
+    return subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _snapshot() -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file under benchmarks/out."""
+    if not OUT.exists():
+        return {}
+    return {str(p.relative_to(OUT)): (p.stat().st_size, p.stat().st_mtime_ns) for p in OUT.rglob("*")}
+
+
+def test_scripts_found() -> None:
+    assert set(TINY) <= set(SCRIPTS) and set(BAD) <= set(SCRIPTS)
+    assert "digest.py" in SCRIPTS and "build_matrix.py" in SCRIPTS
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_help(script: str) -> None:
+    r = _run(script, "--help", timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage:"), r.stdout[:200]
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_tiny_run_writes_nothing(script: str) -> None:
+    before = _snapshot()
+    r = _run(script, *TINY[script])
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip(), "a benchmark without --out prints its results"
+    assert "wrote " not in r.stdout
+    assert _snapshot() == before, "a run without --out changed benchmarks/out"
+
+
+@pytest.mark.parametrize("script", sorted(BAD))
+def test_bad_option_is_one_line(script: str) -> None:
+    r = _run(script, *BAD[script], timeout=60)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert r.stderr.startswith(script), r.stderr
+
+
+def test_out_writes_there(tmp_path: Path) -> None:
+    before = _snapshot()
+    r = _run("bench_dfs.py", *TINY["bench_dfs.py"], "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dfs_games.csv", "dfs_hole.csv", "dfs_summary.md"]
+    assert (tmp_path / "dfs_hole.csv").read_text().splitlines()[0].startswith("game,seed,dfs,dfs_s,peer")
+    assert len((tmp_path / "dfs_games.csv").read_text().splitlines()) == 2  # header + one deal
+    assert _snapshot() == before
+
+
+@pytest.fixture
+def common(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import _common
+
+    return _common
+
+
+def test_tally_and_verdict(common) -> None:
+    from patience.solvers.base import Status
+
+    assert [common.verdict(s) for s in (Status.SOLVED, "unsolvable", Status.UNKNOWN, "error")] == list("WL??")
+    assert common.tally("WWL?W") == {"W": 3, "L": 1, "?": 1}
+    assert list(common.tally([])) == ["W", "L", "?"]
+    assert common.spread([]) == "-"
+    assert common.spread([1.0, 2.0, 3.0]).startswith("median 2.000s")
+
+
+def test_solve_all_keeps_task_order(common) -> None:
+    todo = common.tasks("black-hole", [3, 1, 2], "dfs", 10.0, "pysol")
+    rows = common.solve_all(todo)
+    assert [r.seed for r in rows] == [3, 1, 2]
+    assert all(r.status in ("solved", "unsolvable") for r in rows)
+    assert all(r.stats["wall_s"] >= (r.seconds or 0.0) for r in rows)
+
+
+def test_task_options_reach_the_backend(common) -> None:
+    """Backend options travel in the task: the plans equal those of get_solver(name, **options) here."""
+    from patience.deals import deal
+    from patience.solvers.base import Limits, get_solver
+
+    inst = deal("freecell", 1, "ms")
+    lengths = []
+    for opts in ({"mode": "greedy"}, {"mode": "astar", "weight": 3.0}):
+        (row,) = common.solve_all(common.tasks("freecell", [1], "planning", 60.0, "ms", **opts))
+        direct = get_solver("planning", **opts).solve(inst, Limits(seconds=60))
+        assert row.status == direct.status.value == "solved"
+        assert row.stats["moves"] == len(direct.solution or ())
+        lengths.append(row.stats["moves"])
+    assert lengths[0] != lengths[1], "the two searches should find different plans on MS 1"
+    (bad,) = common.solve_all(common.tasks("freecell", [1], "planning", 10.0, "ms", no_such_option=1))
+    assert bad.status == "error" and "unknown option" in bad.message
+
+
+def test_build_matrix_names_stay(common, monkeypatch: pytest.MonkeyPatch) -> None:
+    """build_matrix imports BHS, HOLE_GAMES and peer from bench_dfs: the same meaning as before."""
+    import bench_dfs
+
+    assert bench_dfs.BHS == common.BHS == ROOT / ".peers" / "bhs" / "black-hole-solve"
+    assert bench_dfs.HOLE_GAMES == {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}
+    calls = []
+    monkeypatch.setattr(common, "bhs_solve", lambda *a, **k: calls.append((a, k)) or ("W", 0.1))
+    assert bench_dfs.peer("board", "black_hole", 5.0, False) == ("W", 0.1)
+    assert bench_dfs.peer("board", "black_hole", 5.0, True) == ("W", 0.1)
+    assert [k["prune"] for _, k in calls] == [True, False]
+
+
+@pytest.mark.skipif(not (BENCH.parent / ".peers" / "bhs" / "black-hole-solve").exists(),
+                    reason="black-hole-solver not built (bash benchmarks/peers.sh bhs)")  # fmt: skip
+def test_bhs_solve_agrees_with_dfs(common) -> None:
+    """black-hole-solve through bhs_solve and our dfs give the same verdicts on PySol deals 1-4."""
+    from patience.deals import deal
+    from patience.formats import to_board_text
+    from patience.solvers.base import Limits, solve
+
+    insts = [deal("black-hole", s, "pysol") for s in range(1, 5)]
+    theirs = [common.bhs_solve(to_board_text(i), "black_hole", 60.0)[0] for i in insts]
+    ours = [common.verdict(solve(i, "dfs", Limits(seconds=60)).status) for i in insts]
+    assert theirs == ours and set(ours) == {"W", "L"}
