@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Engine
+from ..engine import Engine, Move
 from ..instance import Instance
 from .observation import observe, world_of
 from .players import Player, make_player
@@ -70,6 +70,7 @@ def play_game(
         repeats = 5 * (-(-st.size // max(st.deal_count, 1)) + 2)
     seen = {e.key()}
     played: list[dict[str, Any]] = []
+    history: tuple[Move, ...] = ()
     in_a_row = 0  # moves in a row that reached a position seen before
     end = ""
     while not end:
@@ -86,13 +87,14 @@ def play_game(
             end = "time"
         else:
             truth = world_of(e) if player.peeks else None  # 'shuffled-once' only: named, deliberate
-            m = player.choose(observe(e, legal), rng, truth)
+            m = player.choose(observe(e, legal, history), rng, truth)
             if m is None:
                 end = "resigned"
             elif m not in legal:
                 raise PlayError(f"player {player.name} chose {m}, which was not offered")
             else:
                 played.append(e.move_to_json(m))
+                history += (m,)
                 e.apply(m)
                 k = e.key()
                 in_a_row = in_a_row + 1 if k in seen else 0

@@ -48,7 +48,8 @@ class Observation:
     ``piles``: tableau piles bottom to top, :data:`HIDDEN` for a face-down card the player cannot see (in a
     thoughtful game face-down cards are shown; ``down`` still counts them, as they cannot move yet).
     ``stock``: bottom to top, :data:`HIDDEN` where unseen. ``moves``: the legal moves offered (engine
-    moves, see :mod:`patience.engine`).
+    moves, see :mod:`patience.engine`). ``history``: the moves played so far in this game (the player's
+    own, so public).
     """
 
     game: str
@@ -62,6 +63,7 @@ class Observation:
     waste: tuple[int, ...]
     redeals_used: int
     moves: tuple[Move, ...]
+    history: tuple[Move, ...] = ()
 
     @property
     def home(self) -> int:
@@ -87,8 +89,11 @@ def _stock_seen(engine: Engine) -> bool:
     return engine.rules.thoughtful or (engine.stock_to == "waste" and engine.redeals_used > 0)
 
 
-def observe(engine: Engine, moves: list[Move] | tuple[Move, ...]) -> Observation:
-    """The observation of ``engine``'s position with ``moves`` offered (the game loop's legal moves)."""
+def observe(
+    engine: Engine, moves: list[Move] | tuple[Move, ...], history: tuple[Move, ...] = ()
+) -> Observation:
+    """The observation of ``engine``'s position with ``moves`` offered (the game loop's legal moves) after
+    the moves ``history``."""
     if engine.rows:
         raise ValueError("play: Gaps games (a grid) are not supported")
     inst = engine.instance
@@ -110,6 +115,7 @@ def observe(engine: Engine, moves: list[Move] | tuple[Move, ...]) -> Observation
         waste=tuple(engine.waste),
         redeals_used=engine.redeals_used,
         moves=tuple(moves),
+        history=history,
     )
 
 

@@ -70,6 +70,7 @@ class _Lookups:
                 for c in probe.build_targets(x):
                     acc[c].append(x)
         self.receivers = [tuple(b) for b in acc]  # receivers[c]: cards that may ever be built onto c
+        self.deal_count = rules.stock.deal_count
         self.stall = 3 * (-(-rules.stock.size // max(rules.stock.deal_count, 1)) + 1) + 20
 
     def base_rank(self, found: Sequence[Sequence[int]]) -> int:
@@ -229,10 +230,13 @@ class HeuristicPlayer:
        to another pile, a space if it starts with a King, or home), from the pile with most face-down cards.
     4. (rule 6) A King from the waste into a space.
     5. A waste card to the tableau, then to a foundation (it brings the next stock card into play).
-    6. (rules 10, 12) Another tableau card home; Donkersteeg's 'double move' (section 4.3, type 6): part of a
-       built pile moves when the card it uncovers can then go home.
-    7. Turn the stock (or redeal it).
-    8. (rules 6, 8) Empty a pile that has no face-down card only when a King is ready to fill the space.
+    6. Donkersteeg's 'double move' (section 4.3, type 6): part of a built pile moves so that the card it
+       uncovers can go home.
+    7. Turn the stock (or redeal it), unless the last moves were a whole pass through it with nothing
+       played (read from ``obs.history``); then first:
+    8. (rule 12) any other card home, and
+    9. (rules 6, 8) empty a pile that has no face-down card, only when a King is ready for the space,
+    10. and only then the stock again.
 
     Never: worrying back (Donkersteeg's game has none) and other transfers (rules 5, 8: 'hold off moves that
     are not important'). With none of these moves offered the player resigns (None). Rules 7 and 11 (which
@@ -254,15 +258,16 @@ class HeuristicPlayer:
 
 def _heuristic_tiers(lk: _Lookups, obs: Observation) -> list[list[tuple[int, Move]]]:
     """The offered moves sorted into the priority tiers of :class:`HeuristicPlayer` as (weight, move)."""
-    tiers: list[list[tuple[int, Move]]] = [[] for _ in range(8)]
+    tiers: list[list[tuple[int, Move]]] = [[] for _ in range(10)]
     piles, down = obs.piles, obs.down
-    stock_moves = [m for m in obs.moves if m[0] == STOCK or (m[0] == WASTE and m[2] == STOCK)]
+    stock_moves = [m for m in obs.moves if _is_stock_move(m)]
     if stock_moves and obs.redeals_used == 0 and _untouched(obs):
         tiers[0] = [(0, m) for m in stock_moves]
     safe = donkersteeg_safe_move(lk, obs)
     if safe is not None:
         tiers[1].append((0, safe))
     king_ready = _king_ready(lk, obs)
+    stock_tier = 9 if _fruitless_pass(lk, obs) else 6
     for m in obs.moves:
         src, si, dst, _di, cnt = m
         if src == FOUNDATION:
@@ -272,13 +277,12 @@ def _heuristic_tiers(lk: _Lookups, obs: Observation) -> list[list[tuple[int, Mov
             if cnt == face_up and down[si] > 0:
                 tiers[2].append((down[si], m))
             elif dst == FOUNDATION:
-                tiers[5].append((0, m))
-            elif cnt < face_up:
-                below = piles[si][-cnt - 1]
-                if _fits_home(lk, obs.foundations, below):
-                    tiers[5].append((0, m))
-            elif cnt == face_up and king_ready and dst == TABLEAU and len(piles[m[3]]) > 0:
                 tiers[7].append((0, m))
+            elif cnt < face_up:
+                if _fits_home(lk, obs.foundations, piles[si][-cnt - 1]):
+                    tiers[5].append((0, m))
+            elif king_ready and dst == TABLEAU and len(piles[m[3]]) > 0:
+                tiers[8].append((0, m))
         elif src == WASTE and dst == TABLEAU:
             if not piles[m[3]]:
                 tiers[3].append((0, m))
@@ -286,11 +290,24 @@ def _heuristic_tiers(lk: _Lookups, obs: Observation) -> list[list[tuple[int, Mov
                 tiers[4].append((1, m))
         elif src == WASTE and dst == FOUNDATION:
             tiers[4].append((0, m))
-        elif src in (STOCK,) or (src == WASTE and dst == STOCK):
-            tiers[6].append((0, m))
+        elif _is_stock_move(m):
+            tiers[stock_tier].append((0, m))
         elif dst == FOUNDATION:  # cells, reserve
-            tiers[5].append((0, m))
+            tiers[7].append((0, m))
     return tiers
+
+
+def _is_stock_move(m: Move) -> bool:
+    """A deal from the stock or a redeal of the waste."""
+    return m[0] == STOCK or (m[0] == WASTE and m[2] == STOCK)
+
+
+def _fruitless_pass(lk: _Lookups, obs: Observation) -> bool:
+    """Were the last moves a whole pass through the stock and waste (and the redeal) with nothing played?"""
+    cards = len(obs.stock) + len(obs.waste)
+    turns = -(-cards // max(lk.deal_count, 1)) + 1
+    tail = obs.history[-turns:]
+    return len(tail) == turns and all(_is_stock_move(m) for m in tail)
 
 
 def _untouched(obs: Observation) -> bool:
