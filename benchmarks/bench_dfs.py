@@ -18,8 +18,8 @@ Part 2 (generic search): seeded (portable generator) deals 1..M of FreeCell, Bak
 unknown, median seconds, and the published win rate beside them.
 
 Part 1 keeps its own loop (each deal goes to dfs and to the peer in turn, so both see the same load);
-part 2 solves through :mod:`patience.experiments.runner` (``--workers``: 0 solves in this process, as the
-timings above assume), its seconds the whole task: deal built, solved, solution replayed.
+part 2 solves through :mod:`patience.experiments.runner` (``--workers K``: K processes; the default 0
+solves in this process, one deal at a time), its seconds the whole task: deal built, solved, win replayed.
 
     python benchmarks/bench_dfs.py                       # small: 30 hole deals, 5 deals a game
     python benchmarks/bench_dfs.py --hole 1000 --games 200 --limit 10 --out
