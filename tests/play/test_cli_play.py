@@ -67,3 +67,13 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     code, out, err = run("play", *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error:") and message in err
+
+
+def test_cards_home_groups_cover_every_count_once() -> None:
+    from patience.play.summary import home_bins
+
+    for n in (52, 24, 8):
+        bins = home_bins(n)
+        covered = [k for lo, hi in bins for k in range(lo, hi + 1)]
+        assert covered == list(range(n + 1))
+    assert home_bins(52)[-2:] == [(40, 51), (52, 52)]

@@ -89,3 +89,22 @@ def test_make_player_errors_name_the_choices() -> None:
         make_player("mc", mode="twice")
     with pytest.raises(ValueError, match="moves 'some'"):
         make_player("random", moves="some")
+
+
+def test_heuristic_demotes_the_stock_after_a_fruitless_pass() -> None:
+    """With a King ready and a pile to empty, the heuristic turns the stock until a whole pass has gone by
+    with nothing played (its history says so), then takes the lower-priority move instead."""
+    e = Engine(deal("klondike", 3))
+    obs = observe(e, e.legal_moves())
+    lk = _Tables.get(obs)[1]
+    from patience.play.players import _fruitless_pass
+
+    assert not _fruitless_pass(lk, obs)
+    turns = -(-24 // 3) + 1
+    stock_turn = next(m for m in obs.moves if m[0] == STOCK)
+    passed = observe(e, e.legal_moves(), (stock_turn,) * turns)
+    assert _fruitless_pass(lk, passed)
+    short = observe(e, e.legal_moves(), (stock_turn,) * (turns - 1))
+    assert not _fruitless_pass(lk, short)
+    mixed = observe(e, e.legal_moves(), (stock_turn,) * (turns - 1) + ((0, 1, 0, 2, 1),))
+    assert not _fruitless_pass(lk, mixed)
