@@ -77,3 +77,37 @@ def test_cards_home_groups_cover_every_count_once() -> None:
         covered = [k for lo, hi in bins for k in range(lo, hi + 1)]
         assert covered == list(range(n + 1))
     assert home_bins(52)[-2:] == [(40, 51), (52, 52)]
+
+
+def test_db_stores_every_game_and_a_rerun_resumes(tmp_path) -> None:
+    db = str(tmp_path / "play.sqlite")
+    args = ["play", "klondike", "-n", "5", "-j", "0", "-p", "heuristic", "--db", db, "--json"]
+    code, out, _ = run(*args[:3], "3", *args[4:])  # seeds 1..3 first
+    assert code == 0 and json.loads(out)["new"] == 3
+    code, out, _ = run(*args)
+    first = json.loads(out)
+    assert code == 0 and first["new"] == 2  # only seeds 4 and 5 are played now
+    code, out, _ = run(*args)
+    again = json.loads(out)
+    assert again["new"] == 0
+    for k in ("won", "cards_home", "ends", "moves_per_win"):
+        assert again[k] == first[k]
+    code, out, _ = run("play", "klondike", "-n", "5", "-j", "0", "-p", "random", "--db", db, "--json")
+    assert json.loads(out)["new"] == 5  # another player is another batch
+
+
+def test_db_refuses_a_file_that_is_not_a_play_store(tmp_path) -> None:
+    import sqlite3
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE results (x INTEGER)")
+    conn.close()
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    for path in (other, text):
+        before = path.read_bytes()
+        code, out, err = run("play", "klondike", "-n", "2", "-j", "0", "--db", str(path))
+        assert code == 2 and out == "" and "not a patience play store" in err
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "other.sqlite"]

@@ -7,6 +7,7 @@ cards-home distribution and moves per win, and names the Monte Carlo mode every 
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from typing import Any
@@ -90,6 +91,7 @@ def _options(
 @click.option(
     "--workers", "-j", type=int, default=None, help="Worker processes (default: all CPUs; 0: inline)."
 )
+@click.option("--db", default=None, help="SQLite store of played games: rerunning resumes (default: none).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
 @guard
@@ -108,6 +110,7 @@ def play_cmd(
     max_moves: int,
     limit: str | None,
     workers: int | None,
+    db: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -134,26 +137,42 @@ def play_cmd(
         raise UsageError(f"{g.name}: the engine does not play {', '.join(unsupported(g.rules))}")
     first = deal(g.name, seed, generator, overrides or None)
     deal(g.name, seed + count - 1, generator, overrides or None)
-    from ..play.game import PlayError, PlayTask, play_task
+    from ..experiments.executors import make_executor
+    from ..play.game import GameRecord, PlayError, PlayTask, play_task
     from ..play.players import make_player
+    from ..play.store import PlayStoreError, batch_key, open_play_store
     from ..play.summary import summarize
 
     try:
-        make_player(player, **opts)
+        made = make_player(player, **opts)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    # Every option with its value, defaults included: one batch key per player configuration.
+    opts = {k: v for k, v in dataclasses.asdict(made).items() if k not in ("name", "peeks")}  # type: ignore[call-overload]
+
+    seeds = range(seed, seed + count)
+    key = batch_key(g.name, overrides, generator, player, opts, max_moves, seconds)
+    store = None
+    stored: dict[int, GameRecord] = {}
+    if db is not None:
+        try:
+            store = open_play_store(db)
+        except PlayStoreError as err:
+            raise UsageError(str(err)) from None
+        stored = store.done(key, seeds)
     tasks = [
         PlayTask(g.name, overrides, generator, s, player, opts, max_moves, seconds)
-        for s in range(seed, seed + count)
+        for s in seeds
+        if s not in stored
     ]
-    from ..experiments.executors import make_executor
-
     ex = make_executor("process", workers)
-    records = []
+    records = list(stored.values())
     t0 = time.perf_counter()
     try:
         for rec in ex.map_unordered(play_task, tasks):
             records.append(rec)
+            if store is not None:
+                store.add(key, rec)
             if not quiet and sys.stderr.isatty():
                 wins = sum(r.won for r in records)
                 click.echo(f"\r{len(records)}/{count} games, {wins} won", nl=False, err=True)
@@ -167,6 +186,8 @@ def play_cmd(
         sys.exit(EXIT_BACKEND_ERROR)
     finally:
         ex.close()
+        if store is not None:
+            store.close()
     if not quiet and sys.stderr.isatty():
         click.echo("", err=True)
     wall = time.perf_counter() - t0
@@ -188,6 +209,8 @@ def play_cmd(
                 "limit_s": seconds,
                 "wall_seconds": wall,
                 "workers": ex.workers,
+                "db": db,
+                "new": len(tasks),
                 **summ.to_json(),
             }
         )
@@ -198,7 +221,8 @@ def play_cmd(
     click.echo(
         f"{g.name}{rules}: {summ.games} games (seeds {seed}..{seed + count - 1}, {generator}), "
         f"player {player}{' (' + shown + ')' if shown else ''}, move cap {max_moves}; "
-        f"{wall:.1f}s with {ex.workers} worker(s)"
+        f"{len(tasks)} played now in {wall:.1f}s with {ex.workers} worker(s)"
+        + (f", {len(stored)} from {db}" if db is not None else "")
     )
     click.echo(f"  mode: {_MODE_TEXT[mode_key]}")
     ends = ", ".join(f"{k} {v}" for k, v in summ.ends.items())
