@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from patience.experiments.executors import InlineExecutor, ProcessExecutor
-from patience.experiments.runner import Job, run_job, summarize
+from patience.experiments.runner import Job, Task, run_job, run_task, summarize
 from patience.experiments.store import open_store
 from patience.solvers.base import BACKENDS, Entry
 
@@ -128,3 +128,17 @@ def test_kill_9_then_resume_loses_no_finished_result(tmp_path):
         for name in fakes.ENTRIES:
             BACKENDS.pop(name, None)
     assert {s: v[0] for s, v in after.items()} == expected
+
+
+def test_task_carries_its_backend_and_workers_leave_the_registry_alone():
+    """A backend known only to the task's entry (not registered) runs, and no registry is patched."""
+    before = dict(BACKENDS)
+    entry = Entry("tinydfs", fakes.__name__, "TinyDFS")
+    assert "tinydfs" not in BACKENDS
+    task = Task("black-hole", tuple(sorted(fakes.TINY.items())), "portable", 2, "tinydfs", 5.0, entry)
+    row, _ = run_task(task)
+    assert row.status in ("solved", "unsolvable") and row.backend == "tinydfs"
+    assert row.seconds is not None and row.seconds >= 0
+    assert BACKENDS == before
+    unknown = run_task(Task("black-hole", (), "portable", 1, "nosuch", 5.0))[0]
+    assert unknown.status == "error" and "unknown backend 'nosuch'" in unknown.message
