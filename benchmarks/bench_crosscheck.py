@@ -41,9 +41,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import _solvitaire
+from _common import load
 
 from patience.deals import deal
 from patience.formats import to_solvitaire
+from patience.interrupt import worker_init
 from patience.rules import RuleError, list_games, load_game
 from patience.solvers.base import Limits, Status, solve
 
@@ -64,11 +66,6 @@ def die(msg: str) -> NoReturn:
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse's own errors, one line too
         die(message)
-
-
-def load() -> str:
-    """The 1/5/15-minute load averages (2 cores, shared with other runs)."""
-    return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def ours_command(game: str, seed: int, backend: str, limit: float) -> str:
@@ -284,7 +281,8 @@ def main() -> None:
     )
     if todo and not args.summarize:
         log = args.log.open("a") if args.log else None
-        with ProcessPoolExecutor(args.workers, max_tasks_per_child=25) as pool:
+        pool_args = {"initializer": worker_init, "initargs": (os.getpid(),)}  # workers die with this script
+        with ProcessPoolExecutor(args.workers, max_tasks_per_child=25, **pool_args) as pool:
             pending: set[Future] = set()
             it = iter(todo)
             for task in it:  # keep the pool just full, so a Ctrl-C loses only the solves in flight
