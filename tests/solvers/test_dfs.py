@@ -19,7 +19,6 @@ from patience.solvers.base import Limits, Status, solve
 from patience.solvers.dfs import DfsSolver
 from patience.solvers.dfs_hole import degree_ok, rank_reach_ok
 from patience.solvers.dfs_prune import features
-from patience.solvers.dfs_table import DeadTable
 from patience.validate import replay
 
 BHS = Path(__file__).resolve().parents[2] / ".peers" / "bhs" / "black-hole-solve"
@@ -106,17 +105,6 @@ def test_memory_out_is_unknown() -> None:
     result = solve(deal("freecell", 1), "dfs", Limits(seconds=30, memory_mb=0.01))  # type: ignore[arg-type]
     assert result.status is Status.UNKNOWN
     assert result.message == "memory out"
-
-
-def test_dead_table_evicts_oldest_and_keeps_recent_hits() -> None:
-    t = DeadTable(16)
-    for k in range(16):
-        t.add(k)
-    assert t.hit(0)  # 0 becomes the youngest
-    t.add(99)  # full: the oldest quarter (1..4) goes
-    assert 0 in t.data and 99 in t.data
-    assert not any(k in t.data for k in (1, 2, 3, 4))
-    assert t.evicted == 4 and t.hits == 1
 
 
 # Brute-force cross-checks on tiny decks ----------------------------------------------------------
