@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from patience.deals import deal
-from patience.engine import TABLEAU, Engine
+from patience.engine import FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
 from patience.instance import Instance
 from patience.rules import load_game
 from patience.solvers.base import Limits, Status, solve
@@ -116,3 +116,93 @@ def test_dominance_names_are_documented() -> None:
 
     for name in DOMINANCES:
         assert f"``{name}``" in (mod.__doc__ or "")
+
+
+# Each condition of each dominance: flipping one rule feature of a game where it applies switches it off.
+CONDITIONS = [
+    # (game, overrides, dominance, applies)
+    ("freecell", {}, "safe_home", True),
+    ("freecell", {"foundations.removable": True}, "safe_home", False),  # worrying back
+    ("freecell", {"decks": 2}, "safe_home", False),  # two foundation piles per suit
+    ("freecell", {"stock": 4, "stock.deal_to": "tableau"}, "safe_home", False),  # a deal covers a top
+    ("freecell", {"stock": 4}, "safe_home", True),  # a stock dealt to a waste does not cover
+    ("canfield", {}, "safe_home", False),  # reserve-first spaces
+    ("canfield", {"tableau.empty": "any"}, "safe_home", True),
+    ("freecell", {}, "safe_deal", False),  # no stock
+    ("freecell", {"stock": 4}, "safe_deal", True),
+    ("klondike-thoughtful", {}, "safe_deal", True),
+    ("klondike-thoughtful", {"stock.deal_to": "tableau"}, "safe_deal", False),
+    ("gaps", {}, "safe_deal", False),
+    ("american-canister", {}, "partial_pile", True),
+    ("american-canister", {"cells": 1}, "partial_pile", False),  # free cells: outside Theorem 1
+    ("american-canister", {"build": "same-suit"}, "partial_pile", False),
+    ("american-canister", {"tableau.direction": "up-down"}, "partial_pile", False),
+    ("american-canister", {"tableau.group_moves": "whole-pile"}, "partial_pile", False),
+    ("american-canister", {"decks": 2}, "partial_pile", False),
+    ("american-canister", {"stock": 4, "stock.deal_to": "tableau"}, "partial_pile", False),
+    ("american-canister", {"foundations.removable": True}, "partial_pile", True),  # worrying back is fine
+    ("american-canister", {"suits": 2, "ranks": 5, "wrap": True}, "partial_pile", True),
+]
+
+
+@pytest.mark.parametrize(("game", "over", "name", "applies"), CONDITIONS)
+def test_each_condition_switches_its_dominance(game: str, over: dict, name: str, applies: bool) -> None:
+    assert (name in applicable(load_game(game, over).rules)) is applies
+
+
+def _freecell(piles: list[list[str]]) -> Engine:
+    """A hand-dealt FreeCell deal of 2 suits (clubs, diamonds) x 3 ranks in 3 piles of 2, 1 free cell."""
+    return Engine(
+        Instance.from_json(
+            {"format": "patience-instance/1", "game": "freecell",
+             "rules": {"suits": 2, "ranks": 3, "piles": 3, "cells": 1},
+             "deck": {"suits": 2, "ranks": 3, "decks": 1},
+             "layout": {"tableau": piles, "foundations": [[], []], "cells": [None]}}
+        )
+    )  # fmt: skip
+
+
+def _home_move(e: Engine, card: str) -> Move:
+    """The legal foundation move of ``card`` (text)."""
+    code = e.deck.code(e.deck.parse(card))
+    got = [m for m in e.legal_moves() if m[2] == FOUNDATION and e.moved_card(m) == code]
+    assert len(got) == 1, (card, e.legal_moves())
+    return got[0]
+
+
+def test_safe_home_plays_a_card_alone_only_when_its_builders_are_home() -> None:
+    # AC has no builder: safe at once. Then 2C may go home, but AD (a red ace, which could be built on it)
+    # is still out, so it is not forced.
+    e = _freecell([["3C", "AC"], ["AD", "2C"], ["3D", "2D"]])
+    dom = Dominances(e)
+    assert dom.on == {"safe_home"}
+    ace = _home_move(e, "AC")
+    assert dom.forced(e.legal_moves()) == ace and dom.fired["safe_home"] == 1
+    e.apply(ace)
+    _home_move(e, "2C")  # legal, yet not forced
+    assert dom.forced(e.legal_moves()) is None and dom.fired["safe_home"] == 1
+    assert dom.prune(e.legal_moves()) == e.legal_moves()  # no partial-pile cut in FreeCell
+    # With AD home too, 2C (builder AD) and 2D (builder AC) are both safe.
+    e = _freecell([["3C", "AC"], ["2C", "AD"], ["3D", "2D"]])
+    dom = Dominances(e)
+    for card in ("AC", "AD"):
+        m = dom.forced(e.legal_moves())
+        assert m == _home_move(e, card)
+        e.apply(m)
+    m = dom.forced(e.legal_moves())
+    assert m is not None and m in (_home_move(e, "2C"), _home_move(e, "2D"))
+    assert Dominances(e, ()).forced(e.legal_moves()) is None  # switched off
+
+
+def test_safe_deal_plays_a_deal_onto_an_empty_waste_alone() -> None:
+    e = Engine(deal("klondike-thoughtful", 1, "portable", {"ranks": 3, "stock": 6, "piles": 3}))
+    dom = Dominances(e)
+    assert "safe_deal" in dom.on and not e.waste and e.stock
+    m = dom.forced(e.legal_moves())
+    assert m is not None and m[0] == STOCK and m[2] == WASTE
+    assert dom.fired["safe_deal"] == 1
+    assert len(e.legal_moves()) > 1  # other moves existed: the cut is real
+    e.apply(m)
+    assert e.waste
+    assert dom.forced(e.legal_moves()) is None  # a waste card showing: no longer safe
+    assert Dominances(e, {"partial_pile"}).fired["safe_deal"] == 0
