@@ -268,10 +268,11 @@ def test_presearch_wins_binary_star_and_feeds_the_max_cards_hint():
 
 
 def test_presearch_and_cpsat_disagreeing_is_an_error_not_a_verdict(monkeypatch):
-    import patience.solvers.cpsat_blackhole as mod
+    import patience.solvers.cpsat_hole.backend as mod  # patch presearch where the backend looks it up
+    from patience.solvers.cpsat_hole import Presearch
 
     def lying(inst, deal, nodes, deadline):
-        return mod.Presearch(None, [], 1, lost=True)  # claims a loss on a winnable deal
+        return Presearch(None, [], 1, lost=True)  # claims a loss on a winnable deal
 
     monkeypatch.setattr(mod, "presearch", lying)
     r = CpSatBlackHole(max_cards=False).solve(pysol("black-hole", 2), LIMITS)

@@ -132,7 +132,7 @@ class Entry:
         return getattr(importlib.import_module(self.module), self.cls)
 
 
-_CPSAT = "patience.solvers.cpsat_blackhole"
+_CPSAT = "patience.solvers.cpsat_hole.backend"
 
 # name -> entry; the order is the preference order of "auto" (after the prefers predicates).
 BACKENDS: dict[str, Entry] = {

@@ -1,0 +1,145 @@
+"""The ``cpsat`` backend: presearch, then the CP-SAT model in two stages, then max cards on a loss.
+
+1. The presearch (:mod:`.presearch`) may return a win; a loss from it is never a verdict.
+2. Two CP-SAT stages (``probe_after``, default 3 s): the cheap parameters of :mod:`.params` for the
+   first 3 s, then, if undecided, the same model again with ``cp_model_probing_level = 2`` for the time
+   left. Probing presolve (failed-literal probing) shrinks the position domains a lot but costs 1-3 s,
+   which would dominate the median; on the hard deals it is what decides them. A deal on which the
+   presearch spent ``probe_nodes`` (20,000) nodes or more without a win starts with the probing stage:
+   the DFS's effort is a cheap sign of a hard deal. Measurements: docs/cpsat-hole-notes.md.
+3. UNSOLVABLE only from CP-SAT's infeasibility proof; then, with ``max_cards``, the longest removal
+   sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
+
+Every SOLVED result is decoded into engine moves, each replayed as legal in an
+:class:`~patience.engine.Engine` (:func:`~.decode.to_moves`), and then checked by
+:func:`patience.validate.replay` in :meth:`patience.solvers.base.Backend.solve` before it is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import KW_ONLY, dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...instance import Instance
+from ...interrupt import solve_cpsat
+from ...rules import RuleSet
+from ..base import Backend, Limits, MaxCards, Reason, Result, Status
+from .data import HoleDeal, family_supports
+from .decode import decode, hint_order, to_moves
+from .maxcards import max_cards_removed
+from .model import build_model
+from .params import parameters, solver_stats
+from .presearch import presearch
+
+__all__ = ["MULTI_HOLE_FACTOR", "CpSatBlackHole", "CpSatOptions"]
+
+# Several holes: the presearch gets this many times the node budget (CP-SAT rarely decides them).
+MULTI_HOLE_FACTOR = 25
+
+
+@dataclass(frozen=True)
+class CpSatOptions:
+    """Options of the ``cpsat`` backend (``cpsat-only`` is ``presearch_nodes=0``).
+
+    ``formulation``: the model (:func:`~.model.build_model`; ``auto`` picks by the deal).
+    ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
+    ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR
+    times as many for several holes, where CP-SAT rarely decides). ``symmetry``/``degree``: the model's
+    symmetry cuts and walk-degree constraints. ``workers``: CP-SAT search workers. ``probe_after``:
+    seconds of the cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole
+    limit). ``probe_nodes``: when the presearch used at least this many nodes without a win, the deal is
+    hard and CP-SAT starts with the probing stage. ``presearch_hint``: give CP-SAT the presearch's longest
+    sequence as a solution hint.
+    """
+
+    formulation: str = "auto"
+    _: KW_ONLY
+    max_cards: bool = True
+    presearch_nodes: int = 200_000
+    symmetry: bool = True
+    degree: bool = False
+    workers: int = 1
+    probe_after: float | None = 3.0
+    probe_nodes: int = 20_000
+    presearch_hint: bool = False
+
+
+class CpSatBlackHole(Backend):
+    """CP-SAT backend for the Black Hole family (module docstring; options: :class:`CpSatOptions`)."""
+
+    name = "cpsat"
+    Options = CpSatOptions
+    options: CpSatOptions
+
+    def supports(self, rules: RuleSet) -> bool:
+        """The Black Hole family, by rule features."""
+        return family_supports(rules)
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide the deal; SOLVED moves are replayed in the engine (``Backend.solve`` validates them)."""
+        opts = self.options
+        t0 = time.perf_counter()
+        deal = HoleDeal.from_instance(instance)
+        stats: dict[str, float] = {"cards": float(deal.n)}
+        longest: list[Any] = []  # the presearch's longest sequence (events)
+        pre_lost = False
+        if opts.presearch_nodes and not deal.cells:
+            budget = opts.presearch_nodes * (1 if deal.k == 1 else MULTI_HOLE_FACTOR)
+            pre = presearch(instance, deal, budget, t0 + limits.seconds / 2)
+            stats["presearch_nodes"] = float(pre.nodes)
+            longest, pre_lost = pre.best, pre.lost
+            if pre_lost:
+                stats["presearch_lost"] = 1.0  # CP-SAT must now prove the loss on its own (or disagree)
+            if pre.events is not None:
+                stats["decided_by_presearch"] = 1.0
+                return self._solved(instance, deal, pre.events, stats)
+        formulation = opts.formulation
+        v = build_model(deal, formulation, symmetry=opts.symmetry, degree=opts.degree)
+        if longest and opts.presearch_hint:
+            hint_order(v, longest)
+        stats["build_seconds"] = time.perf_counter() - t0
+        left = limits.seconds - (time.perf_counter() - t0)
+        status = cp_model.UNKNOWN
+        # A deal the presearch found hard goes straight to the probing stage (module docstring).
+        hard = opts.probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
+        if not hard:
+            first = left if opts.probe_after is None else min(left, opts.probe_after)
+            solver = parameters(first, opts.workers, v.formulation)
+            status = solve_cpsat(solver, v.model)
+            stats.update(solver_stats(solver))
+        left = limits.seconds - (time.perf_counter() - t0)
+        if status == cp_model.UNKNOWN and left > 0.05:
+            # Second stage: the same model with probing presolve (module docstring).
+            solver = parameters(left, opts.workers, v.formulation, probing=2)
+            status = solve_cpsat(solver, v.model)
+            for key, value in solver_stats(solver).items():
+                stats[key] = stats.get(key, 0.0) + value
+            stats["probing_stage"] = 1.0
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if pre_lost:
+                # Two independent searches disagree: a bug in one of them, never a verdict to pick from.
+                msg = "CP-SAT found a win where the complete presearch found none"
+                return Result(Status.ERROR, None, stats, self.name, msg)
+            return self._solved(instance, deal, decode(v, solver), stats)
+        if status == cp_model.INFEASIBLE:
+            most = None
+            if opts.max_cards:
+                left = limits.seconds - (time.perf_counter() - t0)
+                if left > 0.05:
+                    best, bound, _moves, mstats = max_cards_removed(
+                        instance, left, opts.workers, incumbent=longest
+                    )
+                    stats.update(mstats)
+                    most = MaxCards(best, bound)
+            return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
+        if status == cp_model.UNKNOWN:
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit", Reason.TIME)
+        return Result(Status.UNKNOWN, None, stats, self.name, f"cp-sat status {solver.status_name(status)}")
+
+    def _solved(self, inst: Instance, deal: HoleDeal, events: list[Any], stats: dict[str, float]) -> Result:
+        """SOLVED with the decoded events as JSON moves (each checked legal in the engine by to_moves)."""
+        moves = to_moves(inst, deal, events)
+        return Result(Status.SOLVED, tuple(moves), stats, self.name, max_cards=MaxCards(deal.n, deal.n))
