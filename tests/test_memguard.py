@@ -34,6 +34,28 @@ def test_no_limit_no_guard() -> None:
     assert not guard.tripped and guard.limit_mb is None
 
 
+def test_rss_follows_allocations() -> None:
+    before = rss_mb()
+    assert before is not None and before > 0
+    block = b"x" * (64 * 2**20)  # written, so resident (bytes(n) may stay unmapped zero pages)
+    after = rss_mb()
+    assert after is not None and after - before >= 48
+    del block
+
+
+def test_a_guard_under_its_limit_watches_and_stops() -> None:
+    guard = MemoryGuard(max_mb=10_000)
+    assert guard.base_mb == BASE_MB and guard.limit_mb == BASE_MB + 10_000
+    start = rss_mb() or 0.0
+    with guard:
+        block = b"y" * (64 * 2**20)
+        time.sleep(0.2)  # a few polls see it
+        del block
+    assert not guard.tripped
+    assert guard.peak_mb >= start + 48  # the watcher recorded the peak, not just the size at entry
+    assert guard._thread is not None and not guard._thread.is_alive()  # stopped on exit, not left polling
+
+
 def test_memory_out_through_the_cli() -> None:
     """cpsat-gaps builds a model of hundreds of MB for the 4 x 13 basic variant: --max-mb 50 stops it."""
     args = ["solve", "gaps-basic-variant:1", "-b", "cpsat-gaps", "--max-mb", "50", "--limit", "60s", "--json"]

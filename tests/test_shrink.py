@@ -9,7 +9,7 @@ import pytest
 
 from patience.deals import deal
 from patience.rules import RuleSet, apply_overrides, list_games, load_game
-from patience.shrink import MAX_CARDS, MIN_CARDS, shrink, shrink_rules
+from patience.shrink import MAX_CARDS, MIN_CARDS, ShrinkError, shrink, shrink_rules
 
 GAMES = [g.name for g in list_games()]
 
@@ -84,3 +84,21 @@ def test_cards_target_moves_deck_size() -> None:
     rules = load_game("freecell").rules
     sizes = [shrink_rules(rules, cards=c).deck.ranks for c in (8, 14, 20)]
     assert sizes == sorted(sizes) and sizes[0] < sizes[-1]
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"decks": 2},  # red-black building keeps 4 suits and duplicates keep 2 decks: 24 cards at 3 ranks
+        {"ranks": 2},  # already below the 3 ranks a small deck keeps
+    ],
+)
+def test_no_small_deck_is_a_shrink_error(over: dict[str, Any]) -> None:
+    with pytest.raises(ShrinkError, match=f"no legal rule-set of {MIN_CARDS}..{MAX_CARDS} cards"):
+        shrink(load_game("freecell", over).rules)
+
+
+def test_a_rule_set_already_small_shrinks_to_itself() -> None:
+    small = shrink_rules(load_game("freecell").rules)
+    assert shrink(small) == {}  # nothing to change: the minimal overrides are empty
+    assert shrink_rules(small) == small

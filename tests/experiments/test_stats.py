@@ -62,3 +62,35 @@ def test_percentiles():
     p = percentiles(range(101))
     assert p == {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
     assert percentiles([]) == {}
+
+
+def _wilson_by_hand(k: int, n: int, confidence: float) -> tuple[float, float]:
+    """Wilson's closed form (Wilson 1927): centre and half-width around the observed rate."""
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@pytest.mark.parametrize(("k", "n"), [(1, 1), (3, 7), (50, 100), (999, 1000), (12_345, 100_000)])
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_wilson_matches_the_closed_form(k, n, confidence):
+    assert wilson(k, n, confidence) == pytest.approx(_wilson_by_hand(k, n, confidence), abs=1e-9)
+
+
+def test_higher_confidence_is_wider():
+    lo95, hi95 = wilson(30, 100)
+    lo99, hi99 = wilson(30, 100, 0.99)
+    assert lo99 < lo95 < 0.3 < hi95 < hi99
+
+
+def test_bounds_are_rounded_outwards():
+    e = estimate(1, 2)  # Wilson 95%: [0.0615, 0.7923]
+    lo, hi = e.percent(1)
+    assert lo <= 100 * e.low < lo + 0.1 and hi - 0.1 < 100 * e.high <= hi
+    assert (lo, hi) == (6.1, 79.3)
+    assert estimate(0, 0, 5).percent() == (0.0, 100.0)  # all unknown: nothing is known
