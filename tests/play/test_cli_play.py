@@ -47,6 +47,10 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
     assert data["mode"] == "shuffled-once" and data["fair"] is False and data["rules"] == {"draw": 1}
     code, out, _ = run("play", "klondike", "-n", "1", "-j", "0", "-p", "mc", "--playouts", "1")
     assert "mode: reshuffle (fair" in out and "[mode reshuffle]" in out
+    code, out, _ = run(
+        "play", "klondike", "-n", "1", "-j", "0", "-p", "hindsight", "--worlds", "1", "--nodes", "50"
+    )
+    assert code == 0 and "player hindsight (worlds 1, nodes 50, mode reshuffle)" in out
 
 
 @pytest.mark.parametrize(
@@ -55,6 +59,9 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
         (["nosuch", "-n", "2"], "unknown game"),
         (["klondike", "-n", "0"], "-n 0"),
         (["klondike", "-n", "2", "--playouts", "3"], "--playouts: only --player mc"),
+        (["klondike", "-n", "2", "-p", "mc", "--worlds", "3"], "--worlds: only --player hindsight"),
+        (["klondike", "-n", "2", "-p", "heuristic", "--mode", "reshuffle"], "--mode: only --player mc or"),
+        (["klondike", "-n", "2", "-p", "mc", "--auto-safe"], "--auto-safe: only --player random"),
         (["klondike", "-n", "2", "-p", "mc", "--playouts", "0"], "--playouts 0"),
         (["klondike", "-n", "2", "-p", "heuristic", "--moves", "all"], "--moves"),
         (["klondike", "-n", "2", "--limit", "soon"], "--limit 'soon'"),

@@ -108,3 +108,35 @@ def test_heuristic_demotes_the_stock_after_a_fruitless_pass() -> None:
     assert not _fruitless_pass(lk, short)
     mixed = observe(e, e.legal_moves(), (stock_turn,) * (turns - 1) + ((0, 1, 0, 2, 1),))
     assert not _fruitless_pass(lk, mixed)
+
+
+def test_hindsight_keeps_its_worlds_consistent_and_replays() -> None:
+    from patience.play.game import play_game
+    from patience.play.players import HindsightPlayer, _visible
+
+    player = HindsightPlayer(worlds=2, nodes=200)
+    inst = deal("klondike", 9)
+    e = Engine(inst)
+    rng = random.Random(4)
+    history: tuple = ()
+    for _ in range(25):
+        obs = observe(e, e.legal_moves(), history)
+        m = player.choose(obs, rng)
+        assert m in obs.moves
+        for w in player._pool:  # every world shows exactly what the player sees
+            assert _visible(observe(w.engine, ())) == _visible(obs)
+        e.apply(m)
+        history += (m,)
+    a = play_game(inst, HindsightPlayer(worlds=2, nodes=200), random.Random(1), max_moves=40)
+    b = play_game(inst, HindsightPlayer(worlds=2, nodes=200), random.Random(1), max_moves=40)
+    assert a.solution == b.solution
+
+
+def test_hindsight_on_the_true_deal_follows_a_found_win() -> None:
+    """'shuffled-once' searches the true deal: on a deal its search wins within the budget, it wins (and
+    play_game has replayed the win in the validator)."""
+    from patience.play.game import play_game
+    from patience.play.players import HindsightPlayer
+
+    rec = play_game(deal("klondike", 5), HindsightPlayer(mode="shuffled-once"), random.Random(0))
+    assert rec.won and rec.home == 52

@@ -22,11 +22,11 @@ from .sets import coerce_sets
 
 __all__ = ["play_cmd"]
 
-_PLAYERS = ("random", "heuristic", "mc")
+_PLAYERS = ("random", "heuristic", "mc", "hindsight")
 _MODE_TEXT = {
     None: "none (the player simulates nothing: it decides from the observation alone)",
-    "reshuffle": "reshuffle (fair: the unseen cards are dealt anew for every playout)",
-    "shuffled-once": "shuffled-once (UPPER BOUND, not a fair player: playouts see the true hidden cards)",
+    "reshuffle": "reshuffle (fair: simulations deal the unseen cards anew, consistent with what was seen)",
+    "shuffled-once": "shuffled-once (UPPER BOUND, not a fair player: simulations see the true hidden cards)",
 }
 
 
@@ -37,30 +37,36 @@ def _options(
     score: str | None,
     moves: str | None,
     auto_safe: bool,
+    worlds: int | None,
+    nodes: int | None,
 ) -> dict[str, Any]:
     """The player's options from the flags; a flag the player does not take is bad input."""
-    given = {"--playouts": playouts, "--mode": mode, "--score": score}
-    if player != "mc":
-        for flag, value in given.items():
-            if value is not None:
-                raise UsageError(f"{flag}: only --player mc simulates (got --player {player})")
-    if auto_safe and player != "random":
-        raise UsageError("--auto-safe: only --player random takes it (the others play safe moves anyway)")
-    if moves is not None and player == "heuristic":
-        raise UsageError("--moves: the heuristic player has its own move choice")
-    opts: dict[str, Any] = {}
+    takes = {
+        "--playouts": ("mc", playouts),
+        "--score": ("mc", score),
+        "--mode": ("mc/hindsight", mode),
+        "--worlds": ("hindsight", worlds),
+        "--nodes": ("hindsight", nodes),
+        "--moves": ("random/mc", moves),
+        "--auto-safe": ("random", auto_safe or None),
+    }
+    for flag, (who, value) in takes.items():
+        if value is not None and player not in who.split("/"):
+            raise UsageError(f"{flag}: only --player {' or '.join(who.split('/'))} takes it (got {player})")
+    for flag, value in (("--playouts", playouts), ("--worlds", worlds), ("--nodes", nodes)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} {value}: must be >= 1")
+    names = {
+        "playouts": playouts,
+        "mode": mode,
+        "score": score,
+        "moves": moves,
+        "worlds": worlds,
+        "nodes": nodes,
+    }
+    opts: dict[str, Any] = {k: v for k, v in names.items() if v is not None}
     if player == "random":
         opts["auto_safe"] = auto_safe
-    if player == "mc":
-        opts["mode"] = mode or "reshuffle"
-        if playouts is not None:
-            if playouts < 1:
-                raise UsageError(f"--playouts {playouts}: must be >= 1")
-            opts["playouts"] = playouts
-        if score is not None:
-            opts["score"] = score
-    if moves is not None:
-        opts["moves"] = moves
     return opts
 
 
@@ -73,7 +79,7 @@ def _options(
     "--mode",
     type=click.Choice(("reshuffle", "shuffled-once")),
     default=None,
-    help="mc: resample the unseen cards per playout (fair) or use the true ones (upper bound) [reshuffle].",
+    help="mc, hindsight: resample the unseen cards (fair) or use the true ones (upper bound) [reshuffle].",
 )
 @click.option("--score", type=click.Choice(("max", "klaver")), default=None, help="mc: move score [max].")
 @click.option(
@@ -83,6 +89,8 @@ def _options(
     help="random, mc: draw from all legal moves or Donkersteeg's move set [random: all, mc: donkersteeg].",
 )
 @click.option("--auto-safe", is_flag=True, help="random: play safe foundation moves first (Klaver).")
+@click.option("--worlds", type=int, default=None, help="hindsight: sampled worlds searched per decision [4].")
+@click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [2000].")
 @click.option("--seed-start", "seed", type=int, default=1, show_default=True, help="First seed.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
@@ -104,6 +112,8 @@ def play_cmd(
     score: str | None,
     moves: str | None,
     auto_safe: bool,
+    worlds: int | None,
+    nodes: int | None,
     seed: int,
     generator: str,
     sets: tuple[str, ...],
@@ -128,7 +138,7 @@ def play_cmd(
     if workers is not None and workers < 0:
         raise UsageError(f"--workers {workers}: must be >= 0")
     seconds = parse_limit(limit) if limit is not None else None
-    opts = _options(player, playouts, mode, score, moves, auto_safe)
+    opts = _options(player, playouts, mode, score, moves, auto_safe, worlds, nodes)
     overrides = coerce_sets(sets)
     g = load_game(game, overrides)
     if g.rules.gaps.rows:
@@ -148,7 +158,11 @@ def play_cmd(
     except ValueError as err:
         raise UsageError(str(err)) from None
     # Every option with its value, defaults included: one batch key per player configuration.
-    opts = {k: v for k, v in dataclasses.asdict(made).items() if k not in ("name", "peeks")}  # type: ignore[call-overload]
+    opts = {
+        f.name: getattr(made, f.name)
+        for f in dataclasses.fields(made)  # type: ignore[arg-type]
+        if not f.name.startswith("_") and f.name not in ("name", "peeks")
+    }
 
     seeds = range(seed, seed + count)
     key = batch_key(g.name, overrides, generator, player, opts, max_moves, seconds)

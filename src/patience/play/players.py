@@ -20,17 +20,19 @@ Safe foundation moves, two strengths:
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
-from .observation import Boards, Observation, World, sample_world
+from .observation import Boards, Observation, World, observe, sample_world
 
 __all__ = [
     "MODES",
     "PLAYERS",
     "HeuristicPlayer",
+    "HindsightPlayer",
     "MonteCarloPlayer",
     "Player",
     "RandomPlayer",
@@ -442,10 +444,116 @@ def _playout(
     return best, (best - start, other)
 
 
+def _visible(obs: Observation) -> tuple[Any, ...]:
+    """The position part of an observation (no moves, no history), for consistency checks."""
+    return (
+        obs.piles,
+        obs.down,
+        obs.foundations,
+        obs.cells,
+        obs.reserve,
+        obs.stock,
+        obs.waste,
+        obs.redeals_used,
+    )
+
+
+@dataclass
+class _Sample:
+    """One world of the hindsight player's pool: its engine (kept in step with the game) and a winning line
+    from the current position found by the solver in it, or None."""
+
+    engine: Engine
+    plan: list[Move] | None = None
+
+
+@dataclass
+class HindsightPlayer:
+    """Determinized Monte Carlo / hindsight optimisation: neither Donkersteeg nor Klaver has it.
+
+    Keeps a pool of ``worlds`` full states consistent with the observation ('reshuffle': the unseen cards
+    sampled uniformly, :func:`sample_world`; 'shuffled-once': the true state, one world, an upper bound). In
+    each world it asks the thoughtful search (:func:`patience.solvers.dfs.search`, complete search with the
+    proven dominances only, at most ``nodes`` nodes) for a winning line from the current position; each
+    line found votes for its first move, and the most voted move is played (ties at random). With no vote
+    it plays as :class:`HeuristicPlayer`. Safe moves (:func:`donkersteeg_safe_move`) and lone moves are
+    played without searching.
+
+    Between decisions each world follows the moves played. A world whose visible cards no longer match the
+    observation (a card turned up differently) is replaced by a new sample; the others stay, which keeps
+    the pool uniform among the consistent arrangements (a uniform sample conditioned on still matching is
+    uniform on the matching ones). A world's line stays valid while the moves played follow it, so it
+    votes again without a new search.
+    """
+
+    worlds: int = 4
+    nodes: int = 2000
+    mode: str = "reshuffle"
+    name: str = "hindsight"
+    _pool: list[_Sample] = field(default_factory=list, repr=False)
+    _synced: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
+        if self.worlds < 1 or self.nodes < 1:
+            raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}: both must be >= 1")
+
+    @property
+    def peeks(self) -> bool:
+        """'shuffled-once' searches the true deal: the game loop must hand it ``truth``."""
+        return self.mode == "shuffled-once"
+
+    def _sync(self, obs: Observation) -> None:
+        """Play the moves made since the last call in every world; drop worlds that no longer match."""
+        if len(obs.history) < self._synced:
+            self._pool = []  # a new game
+            self._synced = 0
+        for m in obs.history[self._synced :]:
+            for w in self._pool:
+                w.engine.apply(m)
+                w.plan = w.plan[1:] if w.plan and w.plan[0] == m else None
+        self._synced = len(obs.history)
+        want = _visible(obs)
+        self._pool = [w for w in self._pool if _visible(observe(w.engine, ())) == want]
+
+    def choose(self, obs: Observation, rng: random.Random, truth: World | None = None) -> Move | None:
+        from ..solvers.dfs import DEFAULT_MEMORY_MB, search
+        from ..solvers.dfs_prune import features
+
+        boards, lk = _Tables.get(obs)
+        if self.peeks and truth is None:
+            raise ValueError("hindsight shuffled-once: the game loop did not pass the true state")
+        self._sync(obs)
+        if len(obs.moves) == 1:
+            return obs.moves[0]
+        safe = donkersteeg_safe_move(lk, obs)
+        if safe is not None:
+            return safe
+        size = 1 if self.peeks else self.worlds
+        while len(self._pool) < size:
+            world = truth if self.peeks and truth is not None else sample_world(obs, boards.rules, rng)
+            self._pool.append(_Sample(boards.engine(world)))
+        feats = features(boards.rules)
+        votes: dict[Move, int] = {}
+        offered = set(obs.moves)
+        for w in self._pool:
+            if not w.plan:
+                out = search(w.engine, feats, False, time.perf_counter() + 60, self.nodes, DEFAULT_MEMORY_MB)
+                w.plan = list(out.moves) if out.won and out.moves else None
+            if w.plan and w.plan[0] in offered:
+                votes[w.plan[0]] = votes.get(w.plan[0], 0) + 1
+        if not votes:
+            return HeuristicPlayer().choose(obs, rng)
+        top = max(votes.values())
+        return rng.choice([m for m in obs.moves if votes.get(m) == top])
+
+
 PLAYERS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
     "mc": MonteCarloPlayer,
+    "hindsight": HindsightPlayer,
 }
 """Player name -> class; options are the class's fields."""
 
@@ -457,7 +565,7 @@ def make_player(name: str, **options: Any) -> Player:
         raise ValueError(f"unknown player {name!r} (one of {', '.join(PLAYERS)})")
     from dataclasses import fields
 
-    known = {f.name for f in fields(cls)} - {"name", "peeks"}
+    known = {f.name for f in fields(cls) if not f.name.startswith("_")} - {"name", "peeks"}
     bad = sorted(set(options) - known)
     if bad:
         raise ValueError(
