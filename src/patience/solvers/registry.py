@@ -133,6 +133,7 @@ class Entry:
 
 
 _CPSAT = "patience.solvers.cpsat_hole.backend"
+_GAPS = "patience.solvers.cpsat_gaps.backend"
 
 # name -> entry; the order is the preference order of "auto" (after the prefers predicates).
 BACKENDS: dict[str, Entry] = {
@@ -141,7 +142,7 @@ BACKENDS: dict[str, Entry] = {
         Entry("cpsat", _CPSAT, "CpSatBlackHole", hole_family, requires=("ortools",)),
         Entry("dfs", "patience.solvers.dfs", "DfsSolver", engine_supports, hole_prefers),
         # after dfs: auto keeps dfs for Gaps
-        Entry("cpsat-gaps", "patience.solvers.cpsat_gaps", "CpSatGaps", gaps_family, requires=("ortools",)),
+        Entry("cpsat-gaps", _GAPS, "CpSatGaps", gaps_family, requires=("ortools",)),
         Entry("csp", "patience.solvers.csp", "CspBlackHole", csp_supports, requires=("constraint",)),
         # cpsat without its DFS presearch: CP-SAT's own verdicts, to compare with dfs
         Entry(

@@ -1,0 +1,146 @@
+"""The ``cpsat-gaps`` backend: bounds, model, solve with the formulation's parameters, verdict, moves.
+
+Verdicts: a plan is SOLVED. An infeasible model is UNSOLVABLE only when the horizon is proven
+(fixed-suit first column, :mod:`.bounds`); under any-two it is UNKNOWN (no proof). A model over
+:data:`~.model.MAX_MODEL_LITERALS` is not built (UNKNOWN, a memory guard); the time limit covers
+building the model too.
+
+Parameters of "steps" (measured: docs/cpsat-gaps-notes.md): presolve, probing, linearization, symmetry
+detection and SAT inprocessing off, and a fixed search branching on ``mv`` forward in time, a move
+before no move (a depth-first search over plans with clause learning). "events" runs with CP-SAT's
+defaults (1 worker).
+
+Every SOLVED result is decoded into engine moves, each replayed as legal in an
+:class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay` in
+:meth:`patience.solvers.base.Backend.solve`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import KW_ONLY, dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...engine import GRID, Engine
+from ...instance import Instance
+from ...interrupt import solve_cpsat
+from ...rules import RuleSet
+from ..base import Backend, Limits, Reason, Result, Status
+from .bounds import bounds
+from .data import GapsDeal, family_supports
+from .model import FORMULATIONS, MAX_MODEL_LITERALS, ModelVars, OutOfTime, build_model, decode
+
+__all__ = ["CpSatGaps", "CpSatGapsOptions", "to_moves"]
+
+
+def _parameters(v: ModelVars, seconds: float, workers: int) -> cp_model.CpSolver:
+    """CP-SAT parameters per formulation (measured choices: module docstring)."""
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.max_time_in_seconds = max(seconds, 0.01)
+    p.num_workers = workers
+    if v.formulation == "steps":
+        # Presolve, probing, symmetry detection and inprocessing cost seconds on this large clausal model
+        # and pay nothing back; forward search in time (a DFS with clause learning) refutes best.
+        p.cp_model_presolve = False
+        p.cp_model_probing_level = 0
+        p.linearization_level = 0
+        p.symmetry_level = 0
+        p.use_sat_inprocessing = False
+        if v.decisions:
+            v.model.add_decision_strategy(v.decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            p.search_branching = cp_model.FIXED_SEARCH
+    return solver
+
+
+def to_moves(inst: Instance, plan: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Replay the plan in an Engine (each move must be legal there) and return the JSON moves."""
+    eng = Engine(inst)
+    out = []
+    for c, p in plan:
+        move = (GRID, eng.grid.index(c), GRID, p, 1)
+        if not eng.is_legal(move):
+            raise RuntimeError(f"decoded move of card {c} into cell {p} is not legal in the engine")
+        out.append(eng.move_to_json(move))
+        eng.apply(move)
+    return out
+
+
+@dataclass(frozen=True)
+class CpSatGapsOptions:
+    """Options of ``cpsat-gaps``: ``formulation`` one of :data:`FORMULATIONS`; ``two_moves``: moves
+    allowed to each 2 under any-two (no proof, so infeasibility there is UNKNOWN); ``workers``: CP-SAT
+    search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`)."""
+
+    formulation: str = "steps"
+    _: KW_ONLY
+    two_moves: int = 2
+    workers: int = 1
+    order_cut: bool = False
+
+    def __post_init__(self) -> None:
+        if self.formulation not in FORMULATIONS:
+            raise ValueError(f"unknown formulation {self.formulation!r} ({', '.join(FORMULATIONS)})")
+
+
+class CpSatGaps(Backend):
+    """CP-SAT backend for Gaps without redeals (module docstring; options: :class:`CpSatGapsOptions`)."""
+
+    name = "cpsat-gaps"
+    Options = CpSatGapsOptions
+    options: CpSatGapsOptions
+
+    def supports(self, rules: RuleSet) -> bool:
+        """Gaps grids of one deck without redeals."""
+        return family_supports(rules)
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        """Decide the deal; SOLVED moves are replayed in the engine (``Backend.solve`` validates them)."""
+        opts = self.options
+        t0 = time.perf_counter()
+        deal = GapsDeal.from_instance(instance)
+        b = bounds(deal, opts.two_moves)
+        stats: dict[str, float] = {"horizon": float(b.horizon), "horizon_proven": float(b.proven)}
+        if deal.won():
+            return self._solved(instance, [], stats)
+        size = b.horizon * sum(len(b.reach[c]) for c in deal.cards)
+        if opts.formulation == "steps" and size > MAX_MODEL_LITERALS:
+            msg = f"model too large: {size} literals, over the limit of {MAX_MODEL_LITERALS}"
+            return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.MEMORY)  # a size guard
+        try:
+            v = build_model(deal, b, opts.formulation, order_cut=opts.order_cut, deadline=t0 + limits.seconds)
+        except OutOfTime:
+            return Result(
+                Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
+            )
+        stats["build_seconds"] = time.perf_counter() - t0
+        left = limits.seconds - (time.perf_counter() - t0)
+        if left <= 0:
+            return Result(
+                Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
+            )
+        solver = _parameters(v, left, opts.workers)
+        status = solve_cpsat(solver, v.model)
+        stats.update(
+            conflicts=float(solver.num_conflicts),
+            branches=float(solver.num_branches),
+            cpsat_seconds=float(solver.wall_time),
+        )
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return self._solved(instance, decode(v, solver), stats)
+        if status == cp_model.INFEASIBLE:
+            if b.proven:
+                return Result(Status.UNSOLVABLE, None, stats, self.name)
+            msg = f"no plan within horizon {b.horizon} (unproven horizon under any-two: no verdict)"
+            return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.INCOMPLETE)
+        if status == cp_model.UNKNOWN:
+            return Result(Status.UNKNOWN, None, stats, self.name, "time limit", Reason.TIME)
+        return Result(Status.UNKNOWN, None, stats, self.name, f"cp-sat status {solver.status_name(status)}")
+
+    def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:
+        """SOLVED with the plan as JSON moves (each checked legal in the engine by to_moves)."""
+        moves = to_moves(inst, plan)
+        stats["plan_length"] = float(len(moves))
+        return Result(Status.SOLVED, tuple(moves), stats, self.name)
