@@ -22,6 +22,7 @@ def test_play_prints_the_win_rate_interval_and_mode() -> None:
     assert "12 games (seeds 1..12, portable), player random" in out
     assert "mode: none" in out and "Wilson 95%:" in out and "cards home: 0:" in out
     assert "moves per win:" in out
+    assert "ceiling, every card known: klondike-thoughtful 81.956%" in out  # the thoughtful game's rate
 
 
 def test_play_json_matches_the_games_played() -> None:
@@ -45,6 +46,7 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
     assert code == 0
     data = json.loads(out)
     assert data["mode"] == "shuffled-once" and data["fair"] is False and data["rules"] == {"draw": 1}
+    assert data["ceiling"] is None  # no published thoughtful rate for draw 1
     code, out, _ = run("play", "klondike", "-n", "1", "-j", "0", "-p", "mc", "--playouts", "1")
     assert "mode: reshuffle (fair" in out and "[mode reshuffle]" in out
     code, out, _ = run(

@@ -70,6 +70,19 @@ def _options(
     return opts
 
 
+def _ceiling(rules: Any) -> str | None:
+    """The published win rate of the same rules with every card known (the thoughtful game), if any."""
+    import msgspec
+
+    from ..rules import list_games
+
+    seen = msgspec.structs.replace(rules, thoughtful=True)
+    for gf in list_games():
+        if gf.rules == seen and gf.reference.win_rate is not None:
+            return f"{gf.name} {gf.reference.win_rate:g}% ({gf.reference.source.split(',')[0]})"
+    return None
+
+
 @click.command("play")
 @click.argument("game")
 @click.option("-n", "count", type=int, required=True, help="Number of deals (seeds S..S+N-1).")
@@ -225,6 +238,7 @@ def play_cmd(
                 "workers": ex.workers,
                 "db": db,
                 "new": len(tasks),
+                "ceiling": _ceiling(g.rules) if not g.rules.thoughtful else None,
                 **summ.to_json(),
             }
         )
@@ -255,3 +269,6 @@ def play_cmd(
     else:
         click.echo("  moves per win: no wins")
     click.echo(f"  time per game: {summ.seconds_per_game:.2f}s")
+    ceiling = _ceiling(g.rules) if not g.rules.thoughtful else None
+    if ceiling:
+        click.echo(f"  ceiling, every card known: {ceiling}, published, not measured on these deals")
