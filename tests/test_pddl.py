@@ -16,7 +16,7 @@ from patience.deals import deal
 from patience.pddl import PddlError, export, plan_to_moves, unsupported_reason
 from patience.rules import load_game
 from patience.solvers.base import Limits, Status, solve
-from patience.solvers.planner import available_engines
+from patience.solvers.pddl_planner import available_engines
 
 needs_planner = pytest.mark.skipif(
     not available_engines(), reason="planners extra not installed (pip install .[planners])"
@@ -137,7 +137,7 @@ def test_external_plan_validates_and_agrees(game: str, overrides: dict, seed: in
 def test_pyperplan_round_trip() -> None:
     if "pyperplan" not in available_engines():
         pytest.skip("up-pyperplan not installed")
-    from patience.solvers.planner import ExternalPlanner
+    from patience.solvers.pddl_planner import ExternalPlanner
 
     inst = deal("freecell", 1, "portable", SMALL_FREECELL)
     result = ExternalPlanner("pyperplan").solve(inst, Limits(seconds=60))

@@ -1,4 +1,7 @@
-"""Backend ``planner``: an external planner run through the ``unified-planning`` package.
+"""Backend ``planner``: an external PDDL planner (Fast Downward, pyperplan) run through unified-planning.
+
+Not to be confused with backend ``planning`` (:mod:`.planning`), our own best-first search over engine
+states: this module writes the deal as PDDL and hands it to a planner outside patience.
 
 Optional: install the extra (``pip install .[planners]``: unified-planning with up-fast-downward and
 up-pyperplan). Without it :meth:`ExternalPlanner.supports` is false and nothing else in patience needs

@@ -1,6 +1,7 @@
-"""Planning-style search: the engine's states and moves seen as a planning problem.
+"""Backend ``planning``: our best-first search, the engine's states and moves seen as a planning problem.
 
-Three search modes share one best-first loop over engine states (DESIGN section 4, "planning"):
+Not to be confused with backend ``planner`` (:mod:`.pddl_planner`), which hands a PDDL export of the
+deal to an external planner. Three search modes share one best-first loop over engine states:
 
 * ``greedy``: greedy best-first search on the informed heuristic; goal test when a state is generated.
 * ``astar``: weighted A*, ``f = g + weight * h``. With ``weight == 1`` it is plain A* on the admissible

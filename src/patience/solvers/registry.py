@@ -153,10 +153,11 @@ BACKENDS: dict[str, Entry] = {
             options=(("presearch_nodes", 0),),
             requires=("ortools",),
         ),
+        # our best-first search over engine states (solvers/planning.py)
         Entry(
             "planning", "patience.solvers.planning", "PlanningSolver", engine_supports, rearrangement_prefers
         ),
-        # optional extra [planners]
-        Entry("planner", "patience.solvers.planner", "ExternalPlanner", planner_supports),
+        # an external PDDL planner through unified-planning (solvers/pddl_planner.py; extra [planners])
+        Entry("planner", "patience.solvers.pddl_planner", "ExternalPlanner", planner_supports),
     )
 }
