@@ -47,6 +47,13 @@ def deal(
     overrides: dict[str, Any] | None = None,
 ) -> Instance:
     """Deal game ``game`` number ``seed`` with a generator of :data:`REGISTRY` (a plain one, or an
-    instance family ``FAMILY[:SWAPS]``, see :mod:`patience.families`) into an Instance."""
+    instance family ``FAMILY[:SWAPS]``, see :mod:`patience.families`) into an Instance.
+
+    >>> inst = deal("black-hole", 1, "pysol")  # PySol's (and black-hole-solver's) Black Hole #1
+    >>> len(inst.layout.tableau), [inst.deck.text(c) for c in inst.layout.tableau[0]]
+    (17, ['JD', 'KS', 'TH'])
+    >>> deal("freecell", 7, overrides={"cells": 2}).rules.cells.count
+    2
+    """
     gen, swaps = parse_generator(generator)
     return gen.deal(game, seed, overrides, swaps)

@@ -51,12 +51,23 @@ def mt19937(seed: int) -> random.Random:
 
 def stream(seed: int, purpose: str) -> random.Random:
     """An mt19937 stream for one purpose of one seed, seeded from the first 32 bits of
-    sha256("<seed>:<purpose>"), so draws for different purposes of a seed are independent."""
+    sha256("<seed>:<purpose>"), so draws for different purposes of a seed are independent.
+
+    >>> stream(1, "deal").getrandbits(32) == stream(1, "deal").getrandbits(32)
+    True
+    >>> stream(1, "deal").getrandbits(32) == stream(1, "swaps").getrandbits(32)
+    False
+    """
     return mt19937(int(hashlib.sha256(f"{seed}:{purpose}".encode()).hexdigest()[:8], 16))
 
 
 def draw_below(rng: random.Random, n: int) -> int:
-    """A uniform integer in ``0..n-1`` by the bucket draw (step 2 of the module docstring)."""
+    """A uniform integer in ``0..n-1`` by the bucket draw (step 2 of the module docstring).
+
+    >>> rng = mt19937(5489)
+    >>> [draw_below(rng, 6) for _ in range(8)]
+    [4, 0, 5, 5, 0, 5, 5, 1]
+    """
     bucket = _U32 // n
     while True:
         j = rng.getrandbits(32) // bucket
@@ -72,7 +83,11 @@ def shuffle_in_place(rng: random.Random, items: list[Any]) -> None:
 
 
 def shuffle_mt(items: list[T], seed: int) -> list[T]:
-    """A copy of ``items`` shuffled with mt19937(seed) (:func:`shuffle_in_place`)."""
+    """A copy of ``items`` shuffled with mt19937(seed) (:func:`shuffle_in_place`).
+
+    >>> shuffle_mt(["a", "b", "c", "d", "e"], 1)
+    ['a', 'b', 'e', 'd', 'c']
+    """
     out = list(items)
     shuffle_in_place(mt19937(seed), out)
     return out

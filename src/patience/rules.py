@@ -513,6 +513,8 @@ def load_game(name: str, overrides: dict[str, Any] | None = None) -> Game:
 
     >>> load_game("black-hole").rules.tableau.piles
     17
+    >>> load_game("FreeCell", {"cells": 2}).rules.cells.count  # names are case-blind; short override names
+    2
     """
     path = _alias_index().get(name.lower())
     if path is None:

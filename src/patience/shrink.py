@@ -55,8 +55,8 @@ def shrink(
     Raises :class:`ShrinkError` when no size in that window is legal for these rules.
 
     >>> from patience.rules import load_game
-    >>> shrink(load_game("freecell").rules)["suits"]
-    2
+    >>> shrink(load_game("freecell").rules)  # red-black building keeps its four suits: 4 x 3 = 12 cards
+    {'ranks': 3, 'cells': 2, 'piles': 4}
     """
     best: tuple[float, dict[str, Any]] | None = None
     for over, score in _candidates(rules, cards, slack, suits):

@@ -496,7 +496,16 @@ def _one(idx: list[int], area: str) -> int:
 
 
 def replay(instance: Instance, moves: list[dict[str, Any]]) -> Report:
-    """Replay JSON moves on ``instance``; report the first illegal one, or whether the deal is won."""
+    """Replay JSON moves on ``instance``; report the first illegal one, or whether the deal is won.
+
+    >>> from patience.deals import deal
+    >>> tiny = deal("black-hole", 1, overrides={"suits": 2, "ranks": 5, "piles": 3})
+    >>> move = {"card": "5C", "from": "tableau:2", "to": "foundation:0", "count": 1}
+    >>> replay(tiny, [move]).message()
+    'valid but not won: 1 moves leave 2 cards home'
+    >>> replay(tiny, [move, move]).message()  # moves are counted from 0
+    'move 1: breaks move card: 5C is not the card at tableau:2'
+    """
     board = _Board(instance)
     for k, m in enumerate(moves):
         try:

@@ -360,6 +360,14 @@ def solve(instance: Instance, backend: str | Entry = "auto", limits: Limits | No
     worker); SOLVED only after the validator replays the moves (:meth:`Backend.solve`).
 
     UNSUPPORTED, before any backend is built, for everything :func:`unsupported_reason` names.
+
+    >>> from patience.deals import deal
+    >>> tiny = deal("black-hole", 1, overrides={"suits": 2, "ranks": 5, "piles": 3})
+    >>> result = solve(tiny, "dfs", Limits(seconds=10))
+    >>> result.status, len(result.solution)
+    (<Status.SOLVED: 'solved'>, 9)
+    >>> result.solution[0]
+    {'card': '5C', 'from': 'tableau:2', 'to': 'foundation:0', 'count': 1}
     """
     limits = limits or Limits()
     entry, reason = _resolve(instance.rules, instance.game, backend)
