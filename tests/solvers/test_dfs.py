@@ -18,7 +18,6 @@ from patience.rules import load_game
 from patience.solvers.base import Limits, Status, solve
 from patience.solvers.dfs import DfsSolver
 from patience.solvers.dfs_hole import degree_ok, rank_reach_ok
-from patience.solvers.dfs_prune import features
 from patience.validate import replay
 
 BHS = Path(__file__).resolve().parents[2] / ".peers" / "bhs" / "black-hole-solve"
@@ -234,14 +233,6 @@ def test_wrap_off_never_wins_more_than_wrap_on() -> None:
         )
         if _dfs(off) is Status.SOLVED:
             assert _dfs(on) is Status.SOLVED
-
-
-# Features ----------------------------------------------------------------------------------------
-def test_streamliners_follow_the_rules_not_the_names() -> None:
-    assert features(load_game("klondike-thoughtful").rules).colour_streamliner
-    f = features(load_game("thirty-six").rules)
-    assert f.same_suit_stay and not f.colour_streamliner
-    assert not features(load_game("black-hole").rules).colour_streamliner
 
 
 # Agreement with black-hole-solver ----------------------------------------------------------------
