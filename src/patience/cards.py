@@ -1,6 +1,6 @@
 """Cards and decks: the standard 52-card deck, several decks, and generalized S-suit x R-rank decks.
 
-Text form (DESIGN section 2): rank ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` accepted on input) followed by
+Text form (docs/design.md): rank ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` accepted on input) followed by
 suit ``C D H S`` (any case), e.g. ``AS``, ``TD``, ``10h``. Cards outside the standard deck are written
 ``r:s`` with rank ``1..R`` and suit ``0..S-1``, e.g. ``14:5``.
 

@@ -1,4 +1,4 @@
-"""Instances: one deal of one game in the JSON format of DESIGN section 2, validated on load.
+"""Instances: one deal of one game in the JSON format of docs/design.md (section 2), validated on load.
 
 Every error names the JSON path of the problem, e.g. ``layout.tableau[3][1]: duplicate card 7H``.
 The canonical form (sorted keys, no provenance) has a sha256 that solutions refer to, so a solution
@@ -215,7 +215,7 @@ class Instance:
 
     # Output ------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of this instance (DESIGN section 2)."""
+        """The JSON object of this instance (docs/design.md, section 2)."""
         deck = self.deck
         t = deck.text
         lay: dict[str, Any] = {
