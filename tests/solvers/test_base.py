@@ -1,11 +1,8 @@
-"""The backend contract (Backend.solve around _solve), the registry and the validated solve() entry point."""
+"""The backend contract (Backend.solve around _solve), backend choice and the validated solve() entry point
+(the registry itself: test_registry.py)."""
 
 from __future__ import annotations
 
-import json
-import pickle
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 
@@ -15,7 +12,6 @@ from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance
 from patience.rules import RuleSet, list_games, load_game
-from patience.shrink import ShrinkError, shrink_rules
 from patience.solvers import base
 from patience.solvers.base import (
     Backend,
@@ -308,52 +304,3 @@ def test_auto_choice_that_does_not_support_the_rules_is_unsupported(monkeypatch:
     result = solve(deal("black-hole", 1), "auto", Limits(seconds=1))
     assert result.status is Status.UNSUPPORTED
     assert result.message.startswith("needs-extra does not support black-hole; backends that do: cpsat")
-
-
-# The registry answers without importing backends ---------------------------------------------------
-HEAVY = ["ortools", "numba", "constraint", "unified_planning"]
-BACKEND_MODULES = sorted({e.module for e in base.BACKENDS.values()})
-
-
-@pytest.mark.parametrize("game", ["black-hole", "freecell", "gaps-basic-variant"])
-def test_support_questions_import_no_backend(game: str) -> None:
-    """supporting_backends, unsupported_reason and auto's pick load neither a backend nor its solver."""
-    code = (
-        "import json, sys\n"
-        "from patience.rules import load_game\n"
-        "from patience.solvers import base\n"
-        f"rules = load_game({game!r}).rules\n"
-        "out = [base.supporting_backends(rules), base.unsupported_reason(rules, 'g', 'auto'),\n"
-        "       base.unsupported_reason(rules, 'g', 'cpsat'), base._pick_auto(rules).name]\n"
-        "print(json.dumps([out, sorted(sys.modules)]))\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    (listed, auto_reason, _, picked), modules = json.loads(proc.stdout)
-    assert auto_reason is None and picked in listed
-    loaded = {m.split(".")[0] for m in modules} & set(HEAVY)
-    assert not loaded, f"imported {sorted(loaded)}"
-    assert not set(BACKEND_MODULES) & set(modules)
-    assert listed == base.supporting_backends(load_game(game).rules)
-
-
-@pytest.mark.parametrize("name", list(base.BACKENDS))
-def test_light_predicates_agree_with_the_classes(name: str) -> None:
-    """Each entry's predicate and its class's supports() say the same on every game model."""
-    entry = base.BACKENDS[name]
-    if not entry.installed():
-        pytest.skip(f"{name}: {entry.requires} not installed")
-    solver = get_solver(name)
-    rule_sets = [(g.name, g.rules) for g in list_games()]
-    for g in list_games():  # small decks too: csp's size limit, cpsat-gaps' grids
-        try:
-            rule_sets.append((f"{g.name} shrunk", shrink_rules(g.rules, 14)))
-        except ShrinkError:
-            pass
-    for game, rules in rule_sets:
-        assert base._admits(entry, rules) == solver.supports(rules), (name, game)
-
-
-def test_entries_pickle_for_workers() -> None:
-    for entry in base.BACKENDS.values():
-        assert pickle.loads(pickle.dumps(entry)) == entry
