@@ -13,6 +13,9 @@ import time
 
 import pytest
 
+from patience.cli.errors import UsageError
+from patience.cli.limits import mark_start, parse_limit, seconds_left
+
 RUN = "import sys; from patience.cli import main; sys.argv[0] = 'patience'; main()"
 SLACK_S = 2.5  # interpreter start-up and imports (before the clock starts), on a loaded machine
 
@@ -59,3 +62,34 @@ def test_a_model_too_large_is_unknown_at_once() -> None:
     )
     assert "UNKNOWN" in out and "model too large" in out
     assert secs < 1 + SLACK_S
+
+
+# The helpers behind --limit ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("500ms", 0.5), ("10", 10.0), ("10s", 10.0), (" 2.5 m ", 150.0), ("1h", 3600.0), ("3.", 3.0)],
+)
+def test_parse_limit_units(text: str, seconds: float) -> None:
+    assert parse_limit(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("0s", "must be positive"),
+        ("ten", "expected a duration"),
+        ("-1s", "expected a duration"),
+        ("5 d", "expected a duration"),
+    ],
+)
+def test_parse_limit_refuses(text: str, words: str) -> None:
+    with pytest.raises(UsageError, match=words):
+        parse_limit(text)
+
+
+def test_seconds_left_counts_from_the_start_mark() -> None:
+    mark_start()
+    assert 9.0 < seconds_left(10.0) <= 10.0
+    time.sleep(0.05)
+    assert seconds_left(10.0) < 9.96
+    assert seconds_left(0.01) < 0  # past it: negative, so callers stop at once
