@@ -8,6 +8,7 @@ Tests that need numba skip without it (the uncompiled kernel is what runs then).
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
@@ -205,6 +206,25 @@ def test_two_holes_solve_in_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
     monkeypatch.setattr(dfs_hole, "USE_JIT", False)
     assert solve(deal("binary-star", 2), "dfs", Limits(seconds=30)).status is Status.SOLVED
+
+
+@needs_numba
+def test_the_hash_is_the_same_compiled_and_uncompiled() -> None:
+    """The one helper with a compiled twin (uint64 arithmetic) puts every key in the same slot."""
+    from numba import njit
+
+    from patience.solvers.hole_kernel import _home
+
+    assert hole_kernel.compiled() is not None  # registers the twin
+
+    @njit
+    def home(key: int, m: int) -> int:
+        return _home(key, m)
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        key, m = rng.getrandbits(rng.randint(1, 62)), (1 << rng.randint(1, 30)) - 1
+        assert home(key, m) == _home(key, m), (key, m)
 
 
 def test_too_wide_for_the_compiled_kernel_runs_uncompiled() -> None:

@@ -3,10 +3,12 @@
 :func:`patience.solvers.dfs_hole.hole_search` builds the start state and calls :func:`run`, which runs
 :func:`search` (the one loop, for one hole or several) either compiled (:func:`compiled`: ``numba.njit``
 of the same function, its helpers registered with ``numba.extending.register_jitable``) or uncompiled:
-the same function object called from Python on lists. Both take the same moves in the same order and
-return the same verdict, solution, node count, best state (and moves to it) and cut counts; only the
-speed differs (figures in benchmarks/out/dfs_summary.md). This module imports neither numba nor numpy:
-:func:`compiled` loads them at the first compiled run (about a second with the machine code cached).
+the same function object called from Python on lists (one helper has a compiled twin: :func:`_home`,
+the hash, whose unsigned 64-bit product numba computes natively). Both take the same moves in the same
+order and return the same verdict, solution, node count, best state (and moves to it), cut and hit
+counts, even the same table layout; only the speed differs (figures in benchmarks/out/dfs_summary.md).
+This module imports neither numba nor numpy: :func:`compiled` loads them at the first compiled run
+(about a second with the machine code cached).
 
 The search (prunes and their proofs: :mod:`.dfs_hole`). A state is the height of every pile and the
 top rank of every hole, packed into one integer ``key`` (fixed-width bit fields) that each move updates
@@ -66,16 +68,42 @@ _KEY, _TALL, _REMOVED, _BEST, _BLEN, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _
 _NST = 13
 # Return codes of search().
 CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
-_PRIME = 4294967291  # the largest prime below 2**32
-_MUL = 0x5BD1E995  # odd, below 2**31: _PRIME * _MUL stays below 2**63 (no int64 overflow when compiled)
+_MUL = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd
+_M64 = (1 << 64) - 1
+
+
+def _home(key, m):
+    """The home slot of ``key`` in a table of ``m + 1`` slots: ``x ^ (x >> 31)`` masked by ``m``, where
+    ``x = key * _MUL mod 2**64`` (a multiplicative hash in unsigned 64-bit arithmetic).
+
+    Compiled, :func:`_home_numba` computes the same in uint64, where the product wraps (int64 overflow is
+    undefined in numba); here Python's exact product is masked. Keys wider than 64 bits (uncompiled only)
+    are folded first.
+    """
+    while key >> 64:
+        key = (key & _M64) ^ (key >> 64)
+    x = (key * _MUL) & _M64
+    return (x ^ (x >> 31)) & m
+
+
+def _home_numba(key, m):
+    """numba's implementation of :func:`_home` (registered by :func:`compiled` with ``overload``)."""
+    import numpy as np
+
+    mul, s31 = np.uint64(_MUL), np.uint64(31)
+
+    def home(key, m):
+        x = np.uint64(key) * mul
+        x ^= x >> s31
+        return np.int64(x & np.uint64(m))
+
+    return home
 
 
 def _slot(tab, key):
     """Index of ``key`` in the table if present, else ``-1 - (the empty slot where it goes)``."""
     m = len(tab) - 1
-    x = (key % _PRIME) * _MUL  # also spreads Python ints wider than 64 bits (uncompiled only)
-    x ^= x >> 32
-    i = x & m
+    i = _home(key, m)
     while True:
         v = tab[i]
         if v == key:
@@ -219,10 +247,10 @@ def search(
     hs = sb + 8  # bit of the "keeps the direction" flag, above any height
     code = CHUNK
     while True:
-        if 2 * (ntab + 1) > len(tab) and len(tab) < max_slots:
-            code = GROW
-            break
         if gen:
+            if 2 * (ntab + 1) > len(tab) and len(tab) < max_slots:
+                code = GROW  # checked after each new state (the only time ntab grows); gen stays set
+                break
             # The moves of the state at this depth, hole by hole, each hole's best last (popped first).
             gen = 0
             keep = 0  # the rank that keeps the walk's direction (one hole, below the root)
@@ -418,9 +446,10 @@ def compiled() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     if _COMPILED is None and HAVE_NUMBA:
         try:
             from numba import njit
-            from numba.extending import register_jitable
+            from numba.extending import overload, register_jitable
         except ImportError:  # pragma: no cover - a broken numba install
             return None
+        overload(_home)(_home_numba)
         for helper in (_slot, _reach_ok, _walk_ok, _degree_ok):
             register_jitable(helper)  # callable from compiled code; the Python function is unchanged
         _COMPILED = (njit(cache=True)(search), njit(cache=True)(_rehash))
@@ -504,11 +533,14 @@ def run(
         hbit=[1 << s for s in hshift], tops=list(tops), tshift=list(tshift), F=F, nexts=nexts_a,
         nextn=nextn, adj=adj_a, adjn=adjn, same_dir=same, bottom=[p[0] if p else 0 for p in piles], R=R,
         P=P, total=total, reach=reach, degree=degree and F == 1, wrap=wrap, last_card=last_card,
-        one_card=one_card, equal_holes=equal_holes, mvs=[0] * (depth_max * P * F + P * F),
-        fbase=[0] * depth_max, path=[0] * depth_max, olds=[0] * depth_max, best_path=[0] * depth_max,
-        cand=[0] * (P + 1), seen=[False] * (R + 1), todo=[0] * (R + 2), base=[0] * (R + 1),
-        ends=[False] * (R + 1),
+        one_card=one_card, equal_holes=equal_holes,
     )  # fmt: skip
+    # Scratch space, zeroed: the move stack, the path, the best path and the prunes' work arrays.
+    zeros = dict(
+        mvs=depth_max * P * F + P * F, fbase=depth_max, path=depth_max, olds=depth_max,
+        best_path=depth_max, cand=P + 1, todo=R + 2, base=R + 1,
+    )  # fmt: skip
+    flags = dict(seen=R + 1, ends=R + 1)
     max_slots = _MIN_SLOTS
     while max_slots * 2 * SLOT_BYTES <= memory_bytes:
         max_slots *= 2
@@ -518,9 +550,11 @@ def run(
         import numpy as np
 
         step, rehash = kernels
-        for name, v in a.items():  # lists become arrays: bool flags or int64
+        for name, v in a.items():  # lists become int64 arrays
             if isinstance(v, list):
-                a[name] = np.array(v, dtype=np.bool_ if name in ("seen", "ends") else np.int64)
+                a[name] = np.array(v, dtype=np.int64)
+        a.update((name, np.zeros(n, dtype=np.int64)) for name, n in zeros.items())
+        a.update((name, np.zeros(n, dtype=np.bool_)) for name, n in flags.items())
         st_a, tab = np.array(st, dtype=np.int64), np.zeros(slots, dtype=np.int64)
 
         def grow(tab: Any) -> Any:
@@ -530,6 +564,8 @@ def run(
 
         chunk = chunk or CHUNK_COMPILED
     else:
+        a.update((name, [0] * n) for name, n in zeros.items())
+        a.update((name, [False] * n) for name, n in flags.items())
         step, st_a, tab = search, st, [0] * slots
 
         def grow(tab: Any) -> Any:
@@ -562,19 +598,22 @@ def run(
     if kernels is not None:
         global READY
         READY = True
-    moves = [int(x) for x in path[: int(st_a[_DEPTH])]] if code == WON else []
-    best_moves = [int(x) for x in best_path[: int(st_a[_BLEN])]]
+    st_out = [int(x) for x in st_a]
+    moves = list(path[: st_out[_DEPTH]]) if code == WON else []
+    best_moves = list(best_path[: st_out[_BLEN]])
+    if kernels is not None:  # numpy ints to Python ints
+        moves, best_moves = [int(x) for x in moves], [int(x) for x in best_moves]
     return dict(
         won=code == WON,
         complete=code == COMPLETE,
         stop=stop,
-        path=[divmod(mv, F) for mv in moves],
-        nodes=int(st_a[_NODES]),
-        best=int(st_a[_BEST]),
-        best_path=[divmod(mv, F) for mv in best_moves],
-        hits=int(st_a[_HITS]),
-        cuts=int(st_a[_CUTS]),
-        peak_bytes=int(st_a[_PEAK]) * 2 * SLOT_BYTES,
+        path=[(mv, 0) for mv in moves] if F == 1 else [divmod(mv, F) for mv in moves],
+        nodes=st_out[_NODES],
+        best=st_out[_BEST],
+        best_path=[(mv, 0) for mv in best_moves] if F == 1 else [divmod(mv, F) for mv in best_moves],
+        hits=st_out[_HITS],
+        cuts=st_out[_CUTS],
+        peak_bytes=st_out[_PEAK] * 2 * SLOT_BYTES,
         compiled=kernels is not None,
     )
 
