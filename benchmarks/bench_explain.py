@@ -4,7 +4,7 @@ Usage:
     .venv/bin/python benchmarks/bench_explain.py [-n 5] [--limit 30] [--games black-hole,all-in-a-row] [--out]
 
 For each game, the first N lost PySol deals (the dfs backend decides which are lost) get
-:func:`patience.solvers.cpsat_blackhole.explain` with the time limit: how many facts of the deal's
+:func:`patience.solvers.cpsat_hole.explain` with the time limit: how many facts of the deal's
 (pile precedences + hole start) the explanation keeps, and the seconds spent. Each explanation is then
 re-checked: its facts alone, enforced in the cut-free model, must be infeasible. With ``--out [DIR]`` the
 output also goes to DIR/explain.txt (default benchmarks/out). Its own loop: it searches for lost deals
@@ -28,7 +28,7 @@ def recheck(inst: Instance, why: list[str]) -> bool:
     """The explanation's facts alone (no same-rank cuts) make the model infeasible."""
     from ortools.sat.python import cp_model
 
-    from patience.solvers.cpsat_blackhole import HoleDeal, build_model
+    from patience.solvers.cpsat_hole import HoleDeal, build_model
 
     v = build_model(HoleDeal.from_instance(inst), facts=True, symmetry=False)
     v.model.add_assumptions([lit for lit, text in v.facts.values() if text in why])
@@ -44,7 +44,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.n < 1 or args.limit <= 0:
         ap.error("-n must be >= 1 and --limit > 0")
-    from patience.solvers.cpsat_blackhole import HoleDeal, build_model, explain  # OR-Tools: not for --help
+    from patience.solvers.cpsat_hole import HoleDeal, build_model, explain  # OR-Tools: not for --help
 
     log = [f"# bench_explain -n {args.n} --limit {args.limit:g}; {_common.machine()}"]
     print(log[0], flush=True)

@@ -19,7 +19,7 @@ from patience.families import family_deal
 from patience.holes import HoleRanks, hole_game_problem, is_hole_game, walk_steps
 from patience.rules import list_games, load_game
 from patience.solvers.base import Limits, Status, solve
-from patience.solvers.cpsat_blackhole import family_supports
+from patience.solvers.cpsat_hole import family_supports
 from patience.solvers.csp import CspBlackHole
 from patience.solvers.dfs import DfsSolver
 from patience.validate import Illegal, _Board

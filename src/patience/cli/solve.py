@@ -62,7 +62,7 @@ def solve_cmd(
     left = seconds_left(seconds)  # what dealing and loading left of the limit
     limits = Limits(seconds=max(left, 0.0), nodes=max_nodes, memory_mb=max_mb)
     if explain:
-        from ..solvers.cpsat_blackhole import family_supports
+        from ..solvers.cpsat_hole import family_supports
 
         if not family_supports(inst.rules):
             raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
@@ -88,7 +88,7 @@ def solve_cmd(
         result.stats.update(base_mb=round(guard_mb.base_mb, 1), peak_mb=round(guard_mb.peak_mb, 1))
     why: list[str] | None = None
     if explain and result.status is Status.UNSOLVABLE:
-        from ..solvers.cpsat_blackhole import explain as explain_loss
+        from ..solvers.cpsat_hole import explain as explain_loss
 
         why = explain_loss(inst, seconds=limits.seconds)
     if output and result.status is Status.SOLVED:

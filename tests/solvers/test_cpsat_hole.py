@@ -19,7 +19,7 @@ from patience.engine import Engine
 from patience.instance import Instance
 from patience.rules import load_game
 from patience.solvers.base import Limits, Status, get_solver, solve
-from patience.solvers.cpsat_blackhole import (
+from patience.solvers.cpsat_hole import (
     CpSatBlackHole,
     HoleDeal,
     build_model,
