@@ -6,7 +6,7 @@ of the same function, its helpers registered with ``numba.extending.register_jit
 the same function object called from Python on lists (one helper has a compiled twin: :func:`_home`,
 the hash, whose unsigned 64-bit product numba computes natively). Both take the same moves in the same
 order and return the same verdict, solution, node count, best state (and moves to it), cut and hit
-counts, even the same table layout; only the speed differs (figures in benchmarks/out/dfs_summary.md).
+counts, even the same table layout; only the speed differs (figures in benchmarks/out/hole_kernel.md).
 This module imports neither numba nor numpy: :func:`compiled` loads them at the first compiled run
 (about a second with the machine code cached).
 
@@ -60,7 +60,7 @@ READY = False  # True once the compiled kernel has run in this process (compiled
 SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
 _MIN_SLOTS = 1 << 16
 CHUNK_COMPILED = 1 << 17  # nodes per call of the compiled kernel (~30 ms)
-CHUNK_PYTHON = 2048  # nodes per call uncompiled (~20 ms): the deadline is checked between calls
+CHUNK_PYTHON = 2048  # nodes per call uncompiled (~10 ms): the deadline is checked between calls
 # st[] fields: the loop's scalar state, kept in an array so that a chunk can resume.
 # _BLEN: length of best_path, the moves to the first state with _BEST cards on the holes;
 # _GEN: the moves of the state at the current depth are still to be generated.
