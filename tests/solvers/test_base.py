@@ -69,8 +69,8 @@ def test_unknown_backend_lists_valid_ones() -> None:
 @pytest.mark.parametrize(
     "game,backend",
     [
-        ("freecell", "planning"),
-        ("klondike-thoughtful", "planning"),
+        ("freecell", "portfolio"),
+        ("klondike-thoughtful", "portfolio"),
         ("gaps-basic-variant", "dfs"),
         ("gaps", "dfs"),
         ("black-hole", "dfs"),

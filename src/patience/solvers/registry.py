@@ -61,7 +61,8 @@ def hole_prefers(rules: RuleSet) -> bool:
 
 
 def rearrangement_prefers(rules: RuleSet) -> bool:
-    """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks planning."""
+    """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks ``portfolio``
+    (dfs, then planning: solvers/portfolio.py), the first entry that prefers them."""
     return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
 
 
@@ -153,7 +154,9 @@ BACKENDS: dict[str, Entry] = {
             options=(("presearch_nodes", 0),),
             requires=("ortools",),
         ),
-        # our best-first search over engine states (solvers/planning.py)
+        # dfs then planning on the same deal, each with a share of the time (solvers/portfolio.py)
+        Entry("portfolio", "patience.solvers.portfolio", "Portfolio", engine_supports, rearrangement_prefers),
+        # our best-first search over engine states (solvers/planning.py); auto's choice without portfolio
         Entry(
             "planning", "patience.solvers.planning", "PlanningSolver", engine_supports, rearrangement_prefers
         ),

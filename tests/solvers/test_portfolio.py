@@ -1,0 +1,66 @@
+"""The portfolio backend: stages run in order, the first verdict wins, time left passes on, and its
+verdicts agree with the exhaustive oracle on small deals of rearrangement games."""
+
+from __future__ import annotations
+
+import pytest
+
+from patience.deals import deal
+from patience.rules import load_game
+from patience.solvers import base
+from patience.solvers.base import Limits, Status, get_solver, solve
+from patience.solvers.portfolio import PortfolioOptions
+
+from .oracle import small_deal, truth
+
+GAMES = ["freecell", "klondike-thoughtful", "canfield", "spider", "east-haven"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_agrees_with_brute_force(game: str) -> None:
+    for seed in range(8):
+        res = solve(small_deal(game, seed), "portfolio", Limits(seconds=20))
+        assert res.status in (Status.SOLVED, Status.UNSOLVABLE), (game, seed, res.message)
+        assert (res.status is Status.SOLVED) is truth(game, seed), (game, seed)
+
+
+def test_auto_picks_portfolio_for_rearrangement_games() -> None:
+    assert base._pick_auto(load_game("freecell").rules).name == "portfolio"
+    assert base._pick_auto(load_game("black-hole").rules).name != "portfolio"
+
+
+def test_first_stage_that_decides_answers() -> None:
+    """MS FreeCell 3: dfs's 20% decides it, so planning never runs (no planning stats)."""
+    res = solve(deal("freecell", 3, "ms"), "portfolio", Limits(seconds=20))
+    assert res.status is Status.SOLVED and res.backend == "portfolio"
+    assert res.stats["stage"] == 0 and "dfs_nodes" in res.stats
+    assert not any(k.startswith("planning_") for k in res.stats)
+
+
+def test_undecided_stage_passes_the_time_on() -> None:
+    """A node limit too small for either stage: both run, the result is UNKNOWN with a reason."""
+    res = solve(deal("freecell", 1, "ms"), "portfolio", Limits(seconds=20, nodes=5))
+    assert res.status is Status.UNKNOWN and res.reason is not None
+    assert "dfs_nodes" in res.stats and "planning_nodes" in res.stats and "stage" not in res.stats
+
+
+def test_one_stage_is_that_backend() -> None:
+    inst = deal("bakers-game", 2)
+    alone = solve(inst, "planning", Limits(seconds=20))
+    staged = get_solver("portfolio", stages=(("planning", 1.0),)).solve(inst, Limits(seconds=20))
+    assert staged.status is alone.status and len(staged.solution or ()) == len(alone.solution or ())
+
+
+@pytest.mark.parametrize(
+    "stages,match",
+    [
+        ((), "at least one"),
+        ((("magic", 0.5),), "not a registered backend"),
+        ((("portfolio", 0.5),), "not a registered backend"),
+        ((("dfs", 0.0),), "must be in"),
+        ((("dfs", 0.7), ("planning", 0.7)), "more than 1"),
+    ],
+)
+def test_bad_stages_are_refused(stages: tuple, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        PortfolioOptions(stages=stages)
