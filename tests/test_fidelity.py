@@ -244,9 +244,7 @@ def expected_rules(sv: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
             lacking["tableau.group_moves"] = "whole-pile: Solvitaire moves no single card between piles"
         else:
             lacking["tableau.group_moves"] = f"move built group {group} ({policy}): {_NO_NAME}"
-        exp["tableau.wrap"] = random_base
-        if random_base:
-            lacking["tableau.wrap"] = "nothing may be built on a base-rank card: " + _NO_NAME
+        exp["tableau.wrap"] = "base" if random_base else False  # ranks counted from the base, no wrap
     if hole["present"]:
         exp |= {"foundations.kind": "hole", "foundations.count": 1, "foundations.king_blocks": False}
         exp["foundations.wrap"] = hole["build loops"]
@@ -314,7 +312,9 @@ def test_rule_mapping_sees_known_differences() -> None:
     assert rule_differences(load_game("spider").rules, preset("spider")) == {}
     assert set(rule_differences(load_game("golf").rules, preset("golf"))) == {"foundations.king_blocks",
                                                                               "thoughtful"}
-    assert "tableau.wrap" in rule_differences(load_game("canfield").rules, preset("canfield"))
+    assert rule_differences(load_game("canfield").rules, preset("canfield")) == {}
+    plain_wrap = load_game("canfield", {"tableau.wrap": True}).rules  # base-1 on base: not Solvitaire's rule
+    assert set(rule_differences(plain_wrap, preset("canfield"))) == {"tableau.wrap"}
     seahaven = rule_differences(load_game("seahaven-towers").rules, preset("seahaven-towers"))
     assert "tableau.group_moves" in seahaven
     loose = load_game("freecell", {"cells": 3}).rules

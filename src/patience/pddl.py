@@ -63,7 +63,7 @@ def unsupported_reason(rules: RuleSet) -> str | None:
         (f.initial == "one", "foundations.initial=one"),
         (t.build not in ("alternate-colour", "same-suit", "any-suit"), f"tableau.build={t.build}"),
         (t.direction != "down", "tableau.direction=up-down"),
-        (t.wrap, "tableau.wrap"),
+        (bool(t.wrap), f"tableau.wrap={str(t.wrap).lower()}"),
         (t.empty == "reserve-first", "tableau.empty=reserve-first"),
         (rules.reserve.size > 0, "a reserve"),
         (

@@ -81,7 +81,10 @@ class Tableau(_Strict):
     build: BuildPolicy = "none"
     # rank relation for building: "down" (one lower) or "up-down" (one lower or one higher)
     direction: Literal["down", "up-down"] = "down"
-    wrap: bool = False  # building wraps around: an ace may go on a king when building down
+    # Building wraps around: true, an Ace may go on a King (building down); "base", ranks count from the
+    # foundations' base (Solvitaire's Canfield): base-1 is the top rank and the base rank the lowest, so
+    # nothing goes on a base-rank card and King-on-Ace wraps unless the base is the Ace.
+    wrap: bool | Literal["base"] = False
     group_moves: GroupMoves = "none"
     empty: Literal["any", "kings", "none", "reserve-first"] = "any"
 

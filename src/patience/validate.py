@@ -112,6 +112,18 @@ class _Board:
             return rank + 1
         return 1 if wrap else None
 
+    def _tableau_below(self, lower: int, upper: int) -> bool:
+        """Is rank ``lower`` one below rank ``upper`` for building on the tableau (``tableau.wrap``)?
+
+        ``wrap: base`` ranks cards from the foundations' base as Solvitaire does (base = 1, base-1 = top
+        rank) and compares those ranks without wrapping.
+        """
+        wrap = self.rules.tableau.wrap
+        if wrap == "base":
+            R = self.deck.ranks
+            return (lower - self.base) % R + 2 == (upper - self.base) % R + 1
+        return self._succ(lower, bool(wrap)) == upper
+
     def _t(self, c: Card) -> str:
         return self.deck.text(c)
 
@@ -120,9 +132,17 @@ class _Board:
         t = self.rules.tableau
         if t.build == "none":
             raise Illegal("tableau.build=none", "no card may be built on the tableau")
-        down = self._succ(card.rank, t.wrap) == onto.rank
-        up = t.direction == "up-down" and self._succ(onto.rank, t.wrap) == card.rank
+        down = self._tableau_below(card.rank, onto.rank)
+        up = t.direction == "up-down" and self._tableau_below(onto.rank, card.rank)
         if not (down or up):
+            wrapped = self._succ(card.rank, True) == onto.rank or (
+                t.direction == "up-down" and self._succ(onto.rank, True) == card.rank
+            )
+            if t.wrap == "base" and wrapped:  # one apart, but across the base rank
+                raise Illegal(
+                    "tableau.wrap=base",
+                    f"{self._t(card)} on {self._t(onto)}: nothing crosses the base rank {self.base}",
+                )
             raise Illegal(
                 f"tableau.direction={t.direction}",
                 f"{self._t(card)} is not one rank {'below' if not up else 'from'} {self._t(onto)}",
@@ -140,7 +160,7 @@ class _Board:
             raise Illegal("tableau.group_moves=none", f"{len(cards)} cards cannot move together")
         for lower, upper in zip(cards[1:], cards[:-1], strict=True):
             if t.group_moves == "same-suit":
-                if lower.suit != upper.suit or self._succ(lower.rank, t.wrap) != upper.rank:
+                if lower.suit != upper.suit or not self._tableau_below(lower.rank, upper.rank):
                     raise Illegal(
                         "tableau.group_moves=same-suit",
                         f"{self._t(lower)} on {self._t(upper)} is not a same-suit run",

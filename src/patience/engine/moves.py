@@ -22,8 +22,14 @@ class LegalMoves:
 
     # Card relations ----------------------------------------------------------------------------
     def _down_one(self, lower: int, upper: int, wrap: bool) -> bool:
-        """True when ``lower`` is one rank below ``upper`` (Ace below King when ``wrap``)."""
+        """True when ``lower`` is one rank below ``upper`` (King below Ace when ``wrap``).
+
+        With ``tableau.wrap: base`` ranks count from the foundations' base rank, which is the lowest:
+        nothing is one below a base-rank card (King-on-Ace still wraps when the base is not the Ace).
+        """
         rl, ru = self.rank[lower], self.rank[upper]
+        if self.wrap_base and ru == self.base_rank:
+            return False
         return rl == ru - 1 or (wrap and ru == 1 and rl == self.R)
 
     def can_build(self, card: int, onto: int) -> bool:

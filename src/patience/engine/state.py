@@ -74,7 +74,8 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
         t, f = rules.tableau, rules.foundations
         self.build = t.build
         self.build_updown = t.direction == "up-down"
-        self.build_wrap = t.wrap
+        self.build_wrap = bool(t.wrap)  # True or "base": King-on-Ace wraps (see _down_one)
+        self.wrap_base = t.wrap == "base"  # ranks count from the foundations' base: nothing on a base card
         self.group = t.group_moves
         self.empty_policy = t.empty
         self.fkind = f.kind

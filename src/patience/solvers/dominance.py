@@ -70,8 +70,9 @@ def _partial_pile_sound(rules: RuleSet) -> bool:
     tableau are outside it too: a deal lands on whichever pile top the position has, which breaks the
     proof's invariant that two piles' upper parts are merely swapped. Its proof uses of the cards only that a
     card fits a tableau card by rank and colour, and the win being a foundation move, so it holds for any
-    number of suits and ranks (two colours), wrap-around building or foundations, a dealt base, face-down
-    cards, reserves, waste and worrying back.
+    number of suits and ranks (two colours), wrap-around building or foundations, a dealt base (also with
+    tableau ranks counted from it, ``tableau.wrap: base``: nothing fits on a base-rank card, still a
+    relation of rank and colour), face-down cards, reserves, waste and worrying back.
     """
     t = rules.tableau
     return (

@@ -1,0 +1,171 @@
+"""Canfield's rules as Solvitaire plays them (issue 14): the engine and the independent validator agree.
+
+Each rule is checked on hand-set positions, where the engine (:meth:`Engine.is_legal`) and the validator
+(:mod:`patience.validate`, which shares no move-generation code with the engine) must give the same
+answer and the validator must name the rule; then both are compared move for move on random playouts of
+``canfield`` and ``canfield-whole-pile``: at every step, every move between existing places.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from patience.deals import deal
+from patience.engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
+from patience.validate import Illegal, _Board
+
+GAMES = ("canfield", "canfield-whole-pile")
+SMALL = {"ranks": 6, "reserve": 4, "stock": 6}  # 24 cards: 1 home, 4 reserve, 6 stock, 13 on 4 piles
+
+
+def position(
+    game: str,
+    tableau: list[str],
+    found: list[str],
+    *,
+    overrides: dict[str, Any] | None = None,
+    reserve: str = "",
+    waste: str = "",
+    stock: str = "",
+) -> tuple[Engine, _Board]:
+    """An engine and a validator board set to the same position (cards as text, bottom first).
+
+    The position need not hold the whole deck: only the rules of single moves are tested on it. The base
+    rank is the rank of the first foundation's bottom card, as a deal sets it.
+    """
+    inst = deal(game, 1, overrides=overrides)
+    e, b = Engine(inst), _Board(inst)
+    parse, code = inst.deck.parse, inst.deck.code
+
+    def cards(text: str) -> list[Any]:
+        return [parse(t) for t in text.split()]
+
+    e.piles = [[code(c) for c in cards(p)] for p in tableau]
+    e.down = [0] * len(tableau)
+    e.found = [[code(c) for c in cards(f)] for f in found]
+    e.reserve, e.waste, e.stock = ([code(c) for c in cards(x)] for x in (reserve, waste, stock))
+    e.base_rank = e.rank[e.found[0][0]]
+    e._onto = [None] * inst.deck.n_codes  # build_targets' cache depends on the base
+    b.piles = [cards(p) for p in tableau]
+    b.hidden = [0] * len(tableau)
+    b.found = [cards(f) for f in found]
+    b.reserve, b.waste, b.stock = cards(reserve), cards(waste), cards(stock)
+    b.base = b.found[0][0].rank
+    return e, b
+
+
+def clone(b: _Board) -> _Board:
+    """A copy of a validator board whose lists can change without touching ``b``."""
+    c = copy.copy(b)
+    c.piles = [list(p) for p in b.piles]
+    c.hidden = list(b.hidden)
+    c.found = [list(f) for f in b.found]
+    c.cells = list(b.cells)
+    c.reserve, c.stock, c.waste = list(b.reserve), list(b.stock), list(b.waste)
+    return c
+
+
+def verdicts(e: Engine, b: _Board, move: Move) -> tuple[bool, str | None]:
+    """The engine's and the validator's answer on ``move``, asserted equal; returns (legal, broken rule)."""
+    as_json = e.move_to_json(move)
+    try:
+        clone(b).play(as_json)
+        rule = None
+    except Illegal as err:
+        rule = err.rule
+    assert e.is_legal(move) == (rule is None), (as_json, rule)
+    return rule is None, rule
+
+
+# Rule 1: tableau ranks count from the dealt base (tableau.wrap: base) -------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_nothing_goes_on_a_base_rank_card(game: str) -> None:
+    """Base 5: a red 4 may not go on the black 5 (Solvitaire ranks the 5 lowest); plain wrap lets it."""
+    spots = ["5S", "9C", "JC", "QS"]
+    e, b = position(game, spots, ["5D", "", "", ""], waste="4H")
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 0, 1)) == (False, "tableau.wrap=base")
+    e, b = position(game, spots, ["5D", "", "", ""], waste="4H", overrides={"tableau.wrap": True})
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 0, 1)) == (True, None)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_king_on_ace_wraps_unless_the_base_is_the_ace(game: str) -> None:
+    """Base 5: the red King goes on the black Ace (ranks ... K, A, 2, 3, 4 from the top); base Ace: no."""
+    spots = ["AS", "9C", "JC", "QS"]
+    e, b = position(game, spots, ["5D", "", "", ""], waste="KH")
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 0, 1)) == (True, None)
+    e, b = position(game, spots, ["AD", "", "", ""], waste="KH")
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 0, 1)) == (False, "tableau.wrap=base")
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 1, 1)) == (False, "tableau.direction=down")  # K on 9
+
+
+def test_a_group_may_not_hold_a_card_on_a_base_rank_card() -> None:
+    """Base 5: 5H with 4S on it is not a built group, so the two do not move together onto a black 6."""
+    spots = ["9C 5H 4S", "6S", "JC", "QS"]
+    e, b = position("canfield", spots, ["5D", "", "", ""])
+    legal, rule = verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 2))
+    assert not legal and rule == "tableau.group_moves=build"
+    e, b = position("canfield", spots, ["5D", "", "", ""], overrides={"tableau.wrap": True})
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 2)) == (True, None)
+
+
+def test_base_rank_wrap_changes_no_build_target_when_the_base_is_high() -> None:
+    """Build targets under ``wrap: base`` are those of plain wrap minus the base-rank cards."""
+    inst = deal("canfield", 3)
+    plain = Engine(deal("canfield", 3, overrides={"tableau.wrap": True}))
+    e = Engine(inst)
+    assert e.base_rank == plain.base_rank
+    for card in range(inst.deck.n_codes):
+        want = {t for t in plain.build_targets(card) if plain.rank[t] != e.base_rank}
+        assert e.build_targets(card) == want
+
+
+# Move for move on random playouts ---------------------------------------------------------------------------
+def candidates(e: Engine) -> list[Move]:
+    """Every move between existing places: tableau groups of any size, reserve, waste, foundations, stock."""
+    sources: list[tuple[int, int, int]] = []
+    for i, p in enumerate(e.piles):
+        sources.extend((TABLEAU, i, n) for n in range(1, len(p) + 1))
+    sources.extend((RESERVE, i, 1) for i in range(len(e.reserve)))
+    if e.waste:
+        sources.append((WASTE, 0, 1))
+    sources.extend((FOUNDATION, i, 1) for i, f in enumerate(e.found) if f)
+    targets = [(TABLEAU, j) for j in range(len(e.piles))]
+    targets += [(FOUNDATION, j) for j in range(len(e.found))]
+    targets += [(CELL, j) for j in range(len(e.cells))]
+    out = [(a, i, d, j, n) for a, i, n in sources for d, j in targets if (a, i) != (d, j)]
+    if e.stock:
+        out.append((STOCK, 0, WASTE, 0, min(e.deal_count, len(e.stock))))
+    if e.waste:
+        out.append((WASTE, 0, STOCK, 0, len(e.waste)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("small", [False, True], ids=["full", "small"])
+def test_engine_and_validator_agree_move_for_move(game: str, small: bool) -> None:
+    """On random playouts every candidate move is legal for the engine exactly when the validator
+    accepts it; the legal moves the engine generates are among them, and both states stay equal."""
+    rng = random.Random(14)
+    seen_legal = seen_illegal = 0
+    for seed in range(1, 9):
+        inst = deal(game, seed, overrides=SMALL if small else None)
+        e, b = Engine(inst), _Board(inst)
+        for _step in range(120):
+            legal = e.legal_moves()
+            if not legal:
+                break
+            for move in candidates(e):
+                ok, _rule = verdicts(e, b, move)
+                seen_legal += ok
+                seen_illegal += not ok
+            move = rng.choice(legal)
+            b.play(e.move_to_json(move))
+            e.apply(move)
+            assert [[inst.deck.code(c) for c in p] for p in b.piles] == e.piles
+            assert b.waste == [inst.deck.card(c) for c in e.waste]
+    assert seen_legal > 100 and seen_illegal > 100
