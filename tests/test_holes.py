@@ -22,6 +22,7 @@ from patience.solvers.base import Limits, Status, solve
 from patience.solvers.cpsat_hole import family_supports
 from patience.solvers.csp import CspBlackHole
 from patience.solvers.dfs import DfsSolver
+from patience.solvers.dfs_hole import hole_search_problem
 from patience.validate import Illegal, _Board
 
 
@@ -110,6 +111,29 @@ def test_every_user_follows_the_predicate() -> None:
         else:
             with pytest.raises(DealError, match="Black Hole-like"):
                 family_deal(game, 1, "sorted", over)
+
+
+def test_the_hole_search_takes_a_hole_stock_and_any_free_cells() -> None:
+    """``stock=True`` admits a stock dealt onto a hole (Golf) and nothing else; the hole search (dfs's
+    route) takes any free cells and that stock, while the engine's fast path and CP-SAT keep their own."""
+    over = {"stock": 3, "piles": 16}
+    to_hole = load_game("black-hole", {**over, "stock.deal_to": "hole"}).rules
+    assert hole_game_problem(to_hole, stock=True) is None
+    assert hole_game_problem(to_hole) == "it has a stock (3 cards)"
+    for where in ("waste", "tableau"):
+        rules = load_game("black-hole", {**over, "stock.deal_to": where}).rules
+        assert f"its stock deals to the {where}" in (hole_game_problem(rules, stock=True) or "")
+        assert hole_search_problem(rules) is not None
+    for game, over in [("golf", {}), ("golf-solvitaire", {}), ("worm-hole", {"cells": 3}), ("worm-hole", {})]:
+        rules = load_game(game, over).rules
+        assert hole_search_problem(rules) is None, game
+        assert not is_hole_game(rules)  # the engine's fast path: no stock, no cell
+        assert family_supports(rules) is (game == "worm-hole" and not over), (
+            game
+        )  # CP-SAT: one cell, no stock
+    assert "deals 1 card(s) to the cells" in (
+        hole_search_problem(load_game("worm-hole", {"cells.prefilled": 1, "piles": 10}).rules) or ""
+    )
 
 
 def test_empty_piles_that_take_cards_are_no_hole_game() -> None:

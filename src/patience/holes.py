@@ -1,8 +1,9 @@
 """Hole games (the Black Hole family): the domain rules every backend and the families share, stated once.
 
 * :func:`hole_game_problem` / :func:`is_hole_game`: is a rule-set a hole game, where every card goes
-  from the tableau (or a free cell) to a hole? Backends differ only in the free cells they handle,
-  a named parameter (``free_cells``), never a copy of the test.
+  from the tableau (or a free cell, or a stock dealt onto a hole) to a hole? Users differ only in the
+  free cells and the stock they handle, named parameters (``free_cells``, ``stock``), never a copy of
+  the test.
 * :class:`HoleRanks`: may a card of rank ``r`` go on a hole whose top has rank ``t``
   (:meth:`HoleRanks.fits`), the rank steps a hole's walk can take (:meth:`HoleRanks.table`), and the
   rank above (:meth:`HoleRanks.succ`).
@@ -25,19 +26,21 @@ from .rules import RuleSet
 __all__ = ["HoleRanks", "hole_game_problem", "is_hole_game", "walk_steps"]
 
 
-def hole_game_problem(rules: RuleSet, free_cells: int | None = 0) -> str | None:
+def hole_game_problem(rules: RuleSet, free_cells: int | None = 0, stock: bool = False) -> str | None:
     """Why ``rules`` are not a hole game, or None when they are.
 
     A hole game: the only moves take a tableau top card (or a free cell's card) to a hole. Exactly:
     ``foundations.kind == "hole"``; not a Gaps grid; ``tableau.build == "none"`` and ``tableau.empty ==
     "none"`` (the tableau takes no card, so no card moves between piles and no hole card comes back:
     ``foundations.removable`` is then moot, the validator lets a foundation card return to the tableau
-    only); no stock and no reserve; no card dealt to a cell; at most ``free_cells`` free cells
-    (``None``: any number, each starting empty).
+    only); no reserve; no card dealt to a cell; at most ``free_cells`` free cells (``None``: any number,
+    each starting empty); no stock, or with ``stock`` a stock that deals one card at a time onto the
+    (first) hole (Golf: ``stock.deal_to == "hole"``, whatever its rank; no waste, so no redeal).
 
-    ``free_cells`` is the one feature in which users differ: the engine's hole fast path and the hole
-    search take none (``0``), the CP-SAT model one (Worm Hole), the families any (a cell stays unused
-    in a planted win).
+    ``free_cells`` and ``stock`` are the features in which users differ: the engine's hole fast path
+    takes neither (``0``, no stock), the CP-SAT model one free cell (Worm Hole) and no stock, the hole
+    search any free cells and a stock (:func:`patience.solvers.dfs_hole.hole_search_problem`), the
+    families any cells (a cell stays unused in a planted win).
     """
     f, t = rules.foundations, rules.tableau
     if rules.gaps.rows:
@@ -48,8 +51,10 @@ def hole_game_problem(rules: RuleSet, free_cells: int | None = 0) -> str | None:
         return f"its tableau builds (tableau.build={t.build})"
     if t.empty != "none":
         return f"its empty piles take cards (tableau.empty={t.empty})"
-    if rules.stock.size:
+    if rules.stock.size and not stock:
         return f"it has a stock ({rules.stock.size} cards)"
+    if rules.stock.size and rules.stock.deal_to != "hole":
+        return f"its stock deals to the {rules.stock.deal_to} (stock.deal_to), not to a hole"
     if rules.reserve.size:
         return f"it has a reserve ({rules.reserve.size} cards)"
     if rules.cells.prefilled:
@@ -59,9 +64,10 @@ def hole_game_problem(rules: RuleSet, free_cells: int | None = 0) -> str | None:
     return None
 
 
-def is_hole_game(rules: RuleSet, free_cells: int | None = 0) -> bool:
-    """True when :func:`hole_game_problem` finds nothing (same conditions, same ``free_cells``)."""
-    return hole_game_problem(rules, free_cells) is None
+def is_hole_game(rules: RuleSet, free_cells: int | None = 0, stock: bool = False) -> bool:
+    """True when :func:`hole_game_problem` finds nothing (same conditions, same ``free_cells`` and
+    ``stock``)."""
+    return hole_game_problem(rules, free_cells, stock) is None
 
 
 @dataclass(frozen=True)

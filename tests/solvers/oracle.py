@@ -221,11 +221,12 @@ def backends(rules: RuleSet, ablate: bool = True) -> list[Backend]:
     have the streamliners off, so the complete search alone decides.
     """
     from patience.solvers.dfs import DfsSolver
+    from patience.solvers.dfs_hole import hole_search_problem
     from patience.solvers.planning import MODES, PlanningSolver
 
     out = [Backend("dfs", DfsSolver), Backend("dfs-nostream", lambda: DfsSolver(streamline_share=0))]
     out += [Backend(f"planning-{m}", lambda m=m: PlanningSolver(mode=m)) for m in ("auto", *MODES)]
-    hole = DfsSolver().prefers(rules)
+    hole = hole_search_problem(rules) is None  # dfs takes its hole search (Golf's stock, Worm Hole's cell)
     if ablate and hole:
         prunes = frozenset(hole_prune_names())
         for name in sorted(prunes):

@@ -17,7 +17,7 @@ from patience.instance import Instance
 from patience.solvers import hole_kernel
 from patience.solvers.base import Limits, Status, solve
 from patience.solvers.dfs import DfsSolver
-from patience.solvers.dfs_hole import HOLE_PRUNES, HoleOutcome, hole_search
+from patience.solvers.dfs_hole import HOLE_PRUNES, HoleOutcome, hole_search, hole_search_problem
 
 JIT = [
     False,
@@ -122,8 +122,8 @@ def test_prelude_takes_best_moves_from_the_better_part(game: str, seed: int) -> 
 
 # Ablation: every prune of the hole search switched off alone (and all at once) keeps the verdict, which
 # an exhaustive search with no pruning at all establishes. Small generalized decks, 40 deals a setting;
-# each game's settings hold won and lost deals. Worm Hole (a free cell) and Golf with its stock are not
-# hole-search games: there dfs runs its general search, checked against the same brute force.
+# each game's settings hold won and lost deals. Golf's stock and Worm Hole's free cell (one or two) are
+# in the hole search too, and Binary Star with both (the stock deals to the first of two holes).
 ALL_PRUNES = frozenset(HOLE_PRUNES)
 SEEDS = range(1, 41)
 HOLE_CASES = {
@@ -141,15 +141,26 @@ HOLE_CASES = {
         {"suits": 2, "ranks": 7, "piles": 4, "decks": 1, "wrap": False},
         {"suits": 2, "ranks": 7, "piles": 3, "decks": 1},
         {"suits": 1, "ranks": 7, "piles": 4, "wrap": False},
+        {"suits": 2, "ranks": 5, "piles": 7, "cells": 1, "stock": 4, "stock.deal_to": "hole"},
     ],
     "golf": [  # king_blocks: reach and degree do not apply; suits 1 (wins) has no same-rank cards
         {"suits": 1, "ranks": 5, "piles": 4, "wrap": True, "stock": 0, "thoughtful": True},
         {"suits": 3, "ranks": 5, "piles": 7, "stock": 0, "thoughtful": True},
+        {"suits": 2, "ranks": 6, "piles": 4, "stock": 3, "thoughtful": True},
+        {"suits": 3, "ranks": 6, "piles": 4, "stock": 5, "thoughtful": True},
     ],
-}
-GENERAL_CASES = {
-    "worm-hole": [{"suits": 4, "ranks": 4, "piles": 5, "wrap": False}, {"suits": 1, "ranks": 7, "piles": 3}],
-    "golf": [{"suits": 2, "ranks": 6, "piles": 4, "stock": 3, "thoughtful": True}],
+    "golf-solvitaire": [
+        {"suits": 2, "ranks": 7, "piles": 3, "stock": 4},
+        {"suits": 4, "ranks": 5, "piles": 4, "stock": 7},
+        {"suits": 2, "ranks": 7, "piles": 3, "stock": 4, "wrap": True},
+    ],
+    "worm-hole": [
+        {"suits": 4, "ranks": 4, "piles": 5, "wrap": False},
+        {"suits": 1, "ranks": 7, "piles": 3},
+        {"suits": 3, "ranks": 5, "piles": 7},
+        {"suits": 2, "ranks": 8, "piles": 5, "cells": 2, "wrap": False},
+        {"suits": 1, "piles": 6},  # seed 12: won only by parking a mid-pile card, played last from the cell
+    ],
 }
 
 
@@ -215,7 +226,7 @@ def test_each_hole_prune_keeps_the_verdict(game: str) -> None:
     for over in HOLE_CASES[game]:
         for seed in SEEDS:
             inst = deal(game, seed, "portable", over)
-            assert Engine(inst).hole_only
+            assert hole_search_problem(inst.rules) is None
             truth = brute_force_won(inst)
             verdicts.add(truth)
             for use in [ALL_PRUNES, frozenset(), *(ALL_PRUNES - {p} for p in HOLE_PRUNES)]:
@@ -250,19 +261,21 @@ def test_every_hole_prune_cuts_somewhere() -> None:
         assert changed, p
 
 
-@pytest.mark.parametrize("game", sorted(GENERAL_CASES))
-def test_general_search_agrees_with_brute_force(game: str) -> None:
-    """Worm Hole and Golf with a stock (dfs's general search; no hole prune applies) against brute force."""
-    verdicts = set()
-    for over in GENERAL_CASES[game]:
-        for seed in SEEDS:
-            inst = deal(game, seed, "portable", over)
-            assert not Engine(inst).hole_only
-            truth = brute_force_won(inst)
-            verdicts.add(truth)
-            r = solve(inst, "dfs", Limits(seconds=30))
-            assert r.status is (Status.SOLVED if truth else Status.UNSOLVABLE), (over, seed)
-    assert verdicts == {True, False}
+@pytest.mark.parametrize(
+    ("game", "over"),
+    [
+        ("worm-hole", {"suits": 3, "ranks": 5, "piles": 7}),
+        ("golf-solvitaire", {"suits": 4, "ranks": 5, "piles": 4, "stock": 7}),
+    ],
+)
+def test_dfs_takes_the_hole_search_with_a_stock_or_cells(game: str, over: dict) -> None:
+    """dfs runs Worm Hole and Golf through the hole search (its stats say so) and agrees with brute force;
+    its wins (moves to and from the cell, stock deals) replay in the validator."""
+    for seed in range(1, 21):
+        inst = deal(game, seed, "portable", over)
+        r = solve(inst, "dfs", Limits(seconds=30))
+        assert "reach_cuts" in r.stats  # only the hole search reports it
+        assert r.status is (Status.SOLVED if brute_force_won(inst) else Status.UNSOLVABLE), seed
 
 
 def test_dfs_solver_takes_hole_prunes() -> None:

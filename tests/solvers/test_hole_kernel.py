@@ -20,7 +20,7 @@ from patience.engine import Engine
 from patience.rules import load_game
 from patience.solvers import base, dfs_hole, hole_kernel
 from patience.solvers.base import Limits, Status, solve
-from patience.solvers.dfs_hole import HoleOutcome, hole_search
+from patience.solvers.dfs_hole import HoleOutcome, hole_search, hole_search_problem
 
 needs_numba = pytest.mark.skipif(
     not hole_kernel.HAVE_NUMBA, reason="numba kernel off (not installed or PATIENCE_NO_JIT)"
@@ -44,11 +44,20 @@ SMALL = [
     ("binary-star", {"suits": 2, "ranks": 5, "piles": 9, "wrap": False}),
     ("binary-star", {"suits": 3, "ranks": 6, "piles": 17}),
     ("all-in-a-row", {"suits": 3, "ranks": 5, "piles": 5, "holes": 3}),
-    # Golf, Golf (Solvitaire) and Worm Hole take the hole search without their stock or cell.
+    # Golf, Golf (Solvitaire) and Worm Hole without their stock or cell, then with them (and two cells).
     ("golf", {"suits": 3, "ranks": 5, "piles": 7, "stock": 0, "thoughtful": True}),
     ("golf-solvitaire", {"suits": 3, "ranks": 5, "piles": 7, "stock": 0}),
     ("worm-hole", {"suits": 4, "ranks": 4, "piles": 5, "cells": 0}),
+    ("golf", {"suits": 3, "ranks": 6, "piles": 4, "stock": 5, "thoughtful": True}),
+    ("golf-solvitaire", {"suits": 4, "ranks": 5, "piles": 4, "stock": 7}),
+    ("golf-solvitaire", {"suits": 2, "ranks": 7, "piles": 3, "stock": 4, "wrap": True}),
+    ("worm-hole", {"suits": 4, "ranks": 4, "piles": 5}),
+    ("worm-hole", {"suits": 3, "ranks": 7, "piles": 4}),
+    ("worm-hole", {"suits": 2, "ranks": 8, "piles": 5, "cells": 2, "wrap": False}),
+    ("binary-star", {"suits": 2, "ranks": 5, "piles": 7, "cells": 1, "stock": 4, "stock.deal_to": "hole"}),
 ]
+# Solvitaire's deals of the two games with a stock or a cell, decided within ~60k nodes.
+SOLVITAIRE = {"golf-solvitaire": [1, 4, 5, 6, 8, 14, 21, 30], "worm-hole": [1, 2, 3, 9, 12, 23, 26]}
 
 
 def _run(
@@ -77,9 +86,21 @@ def test_compiled_and_uncompiled_agree_on_pysol_deals(game: str) -> None:
 @pytest.mark.parametrize(("game", "over"), SMALL)
 def test_compiled_and_uncompiled_agree_on_small_decks(game: str, over: dict) -> None:
     for seed in range(1, 21):
-        e = Engine(deal(game, seed, overrides=over))
-        assert e.hole_only
+        inst = deal(game, seed, overrides=over)
+        assert hole_search_problem(inst.rules) is None
+        e = Engine(inst)
         _same(_run(e, True), _run(e, False))
+
+
+@needs_numba
+@pytest.mark.parametrize("game", sorted(SOLVITAIRE))
+def test_compiled_and_uncompiled_agree_on_stock_and_cell_deals(game: str) -> None:
+    """Golf's stock and Worm Hole's cell, full size (Solvitaire's deals): node for node."""
+    for seed in SOLVITAIRE[game]:
+        e = Engine(deal(game, seed, "solvitaire"))
+        a = _run(e, True)
+        _same(a, _run(e, False))
+        assert a.won or a.complete
 
 
 ALL_PRUNES = frozenset(dfs_hole.HOLE_PRUNES)

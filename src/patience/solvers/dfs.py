@@ -18,11 +18,12 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   to a foundation, suits reduced to colours in the key for red-black building, and Wolter's Thirty
   Six rule for rank-only building. A streamlined win is a win (the validator replays it); a
   streamlined failure proves nothing, and the complete search follows.
-* **Hole games** (hole foundations, no building, no cells/reserve/stock): a specialised search over
-  integer arrays (:mod:`.dfs_hole`) with Wolter's last-card and one-card-pile rules, rank
-  reachability and a walk-degree test, each proven in its docstring. Its loops run compiled by numba
-  (:mod:`.dfs_hole_jit`, same nodes in the same order) when numba imports; the Python loops are the
-  fallback (``PATIENCE_NO_JIT=1``). ``auto`` picks dfs for these games (see :meth:`DfsSolver.prefers`).
+* **Hole games** (hole foundations, no building, no reserve; free cells and Golf's stock dealt onto
+  the hole included: :func:`.dfs_hole.hole_search_problem`): a specialised search over integer arrays
+  (:mod:`.dfs_hole`) with Wolter's last-card and one-card-pile rules, rank reachability and a
+  walk-degree test, each proven in its docstring. Its loop runs compiled by numba
+  (:mod:`.hole_kernel`, same nodes in the same order) when numba imports; the same loop uncompiled is
+  the fallback (``PATIENCE_NO_JIT=1``). ``auto`` picks dfs for these games (see :meth:`DfsSolver.prefers`).
 
 Statuses: SOLVED (moves validated by :meth:`patience.solvers.base.Backend.solve`), UNSOLVABLE (the complete
 search ran out of states), UNKNOWN (a limit was hit). Stats: ``nodes``, ``seconds``, ``peak_mb``
@@ -42,7 +43,7 @@ from ..instance import Instance
 from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
-from .dfs_hole import HOLE_ENTRY_BYTES, hole_search
+from .dfs_hole import HOLE_ENTRY_BYTES, hole_search, hole_search_problem
 from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
@@ -228,7 +229,7 @@ class DfsSolver(Backend):
         memory_mb = float(limits.memory_mb or DEFAULT_MEMORY_MB)
         engine = Engine(instance)
         stats: dict[str, float] = {}
-        if engine.hole_only:
+        if hole_search_problem(instance.rules) is None:  # Golf's stock and Worm Hole's cell included
             capacity = max(int(memory_mb * _MB / HOLE_ENTRY_BYTES), 32)
             ho = hole_search(
                 engine, deadline, limits.nodes, capacity, reach=opts.reach, prunes=opts.hole_prunes

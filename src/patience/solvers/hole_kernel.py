@@ -10,21 +10,25 @@ counts, even the same table layout; only the speed differs (figures in benchmark
 This module imports neither numba nor numpy: :func:`compiled` loads them at the first compiled run
 (about a second with the machine code cached).
 
-The search (prunes and their proofs: :mod:`.dfs_hole`). A state is the height of every pile and the
-top rank of every hole, packed into one integer ``key`` (fixed-width bit fields) that each move updates
-in O(1). A move ``mv = i * F + j`` plays the top card of pile ``i`` to hole ``j``. Moves from a state
-come hole by hole; within a hole, sorted ascending and popped from the end, so the first tried is: with
-one hole, a rank that keeps the walk going in the same direction (Wolter; on PySol Black Hole deals 24,
-64, 136, 53, 21, 11, 30 this cut the nodes to win from 2.09M to 1.05M, deal 136: 363k -> 5.6k), then
-taller piles first, then the higher pile index.
+The search (prunes and their proofs: :mod:`.dfs_hole`). A state is the height of every pile, the top
+rank of every hole, the stock cards dealt (Golf) and a count per rank of the free cells' cards (Worm
+Hole: the cells as a multiset), packed into one integer ``key`` (fixed-width bit fields) that each move
+updates in O(1). A move ``mv = src * D + dst`` (:func:`search`) plays the top card of pile ``i`` (or a
+cell's card) to hole ``j``, a pile's top card to a free cell, or the stock's next card onto hole 0.
+Moves from a state come hole by hole; within a hole, sorted ascending and popped from the end, so the
+first tried is: with one hole, a rank that keeps the walk going in the same direction (Wolter; on PySol
+Black Hole deals 24, 64, 136, 53, 21, 11, 30 this cut the nodes to win from 2.09M to 1.05M, deal 136:
+363k -> 5.6k), then taller piles first (a cell's card ranks as a one-card pile), then the higher pile
+index. After every hole's moves come the moves to a free cell (same order), and the stock's deal last.
+With no cell and no stock the kernel makes exactly the moves, nodes and table of the plain hole search.
 
 The transposition table holds dead states only: an open-addressing hash set of keys (linear probing, at
 most half full, 0 marks an empty slot: no state below the root has key 0, its hole tops are cards) that
 the caller doubles from 64k slots up to the memory budget; when full at that size it is cleared. Every
-key in it is a dead state (every move removes a card, so the state graph is acyclic and a state on the
-path is never met below itself), so clearing only costs re-searching dead subtrees: it changes node
-counts, never the verdict or the solution (DFS meets the first winning leaf in the same order whatever
-the table forgets).
+key in it is a dead state (every move takes a card off the tableau or the stock for good, so the state
+graph is acyclic and a state on the path is never met below itself), so clearing only costs
+re-searching dead subtrees: it changes node counts, never the verdict or the solution (DFS meets the
+first winning leaf in the same order whatever the table forgets).
 
 All search state lives in arrays (``st`` holds the scalars), so the loop runs in chunks of nodes and a
 chunk resumes exactly where the last one stopped: between chunks Python checks the deadline (numba has
@@ -63,9 +67,9 @@ CHUNK_COMPILED = 1 << 17  # nodes per call of the compiled kernel (~30 ms)
 CHUNK_PYTHON = 2048  # nodes per call uncompiled (~10 ms): the deadline is checked between calls
 # st[] fields: the loop's scalar state, kept in an array so that a chunk can resume.
 # _BLEN: length of best_path, the moves to the first state with _BEST cards on the holes;
-# _GEN: the moves of the state at the current depth are still to be generated.
-_KEY, _TALL, _REMOVED, _BEST, _BLEN, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _GEN = range(13)
-_NST = 13
+# _GEN: the moves of the state at the current depth are still to be generated; _DEALT: stock cards dealt.
+_KEY, _TALL, _REMOVED, _BEST, _BLEN, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _GEN, _DEALT = range(14)
+_NST = 14
 # Return codes of search().
 CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
 _MUL = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd
@@ -120,17 +124,18 @@ def _rehash(old, new):
             new[-1 - _slot(new, v)] = v
 
 
-def _reach_ok(count, tops, F, adj, adjn, R, seen, todo):
-    """Is every rank with cards left reachable from a hole top? (:func:`.dfs_hole.rank_reach_ok`)
+def _reach_ok(count, tops, F, adj, adjn, R, seen, todo, stock, dealt, S):
+    """Is every rank with cards left reachable from a hole top or a stock card still to be dealt?
+    (:func:`.dfs_hole.rank_reach_ok`)
 
-    ``adj[r * R + k]`` for ``k < adjn[r]``: the ranks one step from ``r``; ``seen`` (R + 1 flags) and
-    ``todo`` (R + 2 ranks) are scratch space.
+    ``adj[r * R + k]`` for ``k < adjn[r]``: the ranks one step from ``r``; ``stock[dealt:S]`` the ranks
+    of the stock cards left; ``seen`` (R + 1 flags) and ``todo`` (R + 2 ranks) are scratch space.
     """
     for r in range(R + 1):
         seen[r] = False
     n = 0
-    for j in range(F):
-        t = tops[j]
+    for j in range(F + S - dealt):
+        t = tops[j] if j < F else stock[dealt + j - F]
         if t and not seen[t]:
             seen[t] = True
             todo[n] = t
@@ -212,19 +217,26 @@ def search(
     st, tab, max_slots, stop_at, piles, H, h, count, mask, bits, hbit, tops, tshift, F,
     nexts, nextn, adj, adjn, same_dir, bottom, R, P, total,
     reach, degree, wrap, last_card, one_card, equal_holes,
-    mvs, fbase, path, olds, best_path, cand, seen, todo, base, ends,
+    cells, NC, cbit, fit, stock, S, sbit, D,
+    mvs, fbase, path, olds, cidx, best_path, cand, seen, todo, base, ends,
 ):  # fmt: skip
     """Search until a win (WON), the end of the search space (COMPLETE), ``st[_NODES] >= stop_at``
     (CHUNK) or a table too small for the next state (GROW: the caller doubles ``tab`` and calls again).
 
     Arrays (lists uncompiled): ``piles[i * H + k]`` rank of the k-th card of pile ``i``, ``h`` heights,
-    ``count[r]`` cards of rank ``r`` on the tableau, ``mask[r]`` bit ``i`` set when pile ``i`` is topped
-    by rank ``r``, ``bits[i] = 1 << i``, ``hbit[i]`` and ``tshift[j]``: the bit fields of pile ``i``'s
-    height and hole ``j``'s top in the key, ``tops`` hole tops (0: empty), ``nexts[t * R + k]`` for ``k <
-    nextn[t]`` the ranks that fit on top ``t`` (all for ``t = 0``), ``adj`` likewise for rank steps (reach),
-    ``same_dir[p * (R + 1) + t]`` the rank that keeps the direction ``p -> t``, ``bottom[i]`` pile ``i``'s
-    bottom rank. The move stack: ``mvs[fbase[d]:…]`` the moves left at depth ``d``, ``path[d]`` and
-    ``olds[d]`` the move played at depth ``d`` and the hole top it covered; the rest is scratch space.
+    ``count[r]`` cards of rank ``r`` on the tableau and in the cells, ``mask[r]`` bit ``i`` set when pile
+    ``i`` is topped by rank ``r``, ``bits[i] = 1 << i``, ``hbit[i]`` and ``tshift[j]``: the bit fields of
+    pile ``i``'s height and hole ``j``'s top in the key, ``tops`` hole tops (0: empty), ``nexts[t * R +
+    k]`` for ``k < nextn[t]`` the ranks that fit on top ``t`` (all for ``t = 0``), ``adj`` likewise for
+    rank steps (reach), ``same_dir[p * (R + 1) + t]`` the rank that keeps the direction ``p -> t``,
+    ``bottom[i]`` pile ``i``'s bottom rank. Free cells: ``cells[c]`` the rank in cell ``c`` (0: empty),
+    ``NC`` of them, ``cbit[r]`` the key's step for a card of rank ``r`` in a cell (a count per rank: the
+    cells as a multiset), ``fit[t * (R + 1) + r]`` rank ``r`` fits on top ``t``. Stock: ``stock[k]`` the
+    rank of the k-th card dealt, ``S`` cards, ``st[_DEALT]`` dealt so far, ``sbit`` its key step. The
+    move stack: ``mvs[fbase[d]:…]`` the moves left at depth ``d``, ``path[d]`` and ``olds[d]`` the move
+    played at depth ``d`` and the hole top it covered, ``cidx[d]`` the cell a card went to; the rest is
+    scratch space. A move is ``src * D + dst``: ``src`` a pile ``i < P``, cell ``P + c`` or the stock
+    ``P + NC``; ``dst`` a hole ``j < F`` or ``F`` for a free cell (``D = F + 1`` with cells, else ``F``).
     Prune switches: ``reach``, ``degree`` (one hole only), ``last_card``, ``one_card``, ``equal_holes``.
     """
     key = st[_KEY]
@@ -240,8 +252,9 @@ def search(
     ntab = st[_NTAB]
     peak = st[_PEAK]
     gen = st[_GEN]
-    sb = 1  # bits of a pile index in a candidate move
-    while (1 << sb) <= P:
+    dealt = st[_DEALT]
+    sb = 1  # bits of a source index (pile or cell) in a candidate move
+    while (1 << sb) <= P + NC:
         sb += 1
     low = (1 << sb) - 1
     hs = sb + 8  # bit of the "keeps the direction" flag, above any height
@@ -251,8 +264,53 @@ def search(
             if 2 * (ntab + 1) > len(tab) and len(tab) < max_slots:
                 code = GROW  # checked after each new state (the only time ntab grows); gen stays set
                 break
-            # The moves of the state at this depth, hole by hole, each hole's best last (popped first).
+            # The moves of the state at this depth, each group's best last (popped first): the stock's
+            # deal is tried last, then tableau cards to a free cell, then the holes' moves hole by hole.
             gen = 0
+            if dealt < S:
+                mvs[sp] = (P + NC) * D
+                sp += 1
+            if NC:
+                free = False
+                for c in range(NC):
+                    if cells[c] == 0:
+                        free = True
+                if free:
+                    n = 0
+                    for rr in range(1, R + 1):
+                        m = mask[rr]
+                        if m == 0:
+                            continue
+                        mt = m & tall
+                        q = 0
+                        while mt:
+                            if mt & 1:
+                                cand[n] = (h[q] << sb) | q
+                                n += 1
+                            mt >>= 1
+                            q += 1
+                        if last_card and m & tall:
+                            continue  # Wolter rule 1, to a cell as to a hole
+                        ms = m & ~tall
+                        q = 0
+                        while ms:
+                            if ms & 1:
+                                cand[n] = (1 << sb) | q
+                                n += 1
+                                if one_card:
+                                    break  # Wolter rule 2
+                            ms >>= 1
+                            q += 1
+                    for a in range(1, n):  # insertion sort, ascending
+                        v = cand[a]
+                        b = a - 1
+                        while b >= 0 and cand[b] > v:
+                            cand[b + 1] = cand[b]
+                            b -= 1
+                        cand[b + 1] = v
+                    for a in range(n):
+                        mvs[sp + a] = (cand[a] & low) * D + F
+                    sp += n
             keep = 0  # the rank that keeps the walk's direction (one hole, below the root)
             if F == 1 and depth:
                 keep = same_dir[olds[depth - 1] * (R + 1) + tops[0]]
@@ -292,6 +350,18 @@ def search(
                                 break  # Wolter rule 2: the first one-card pile stands for all
                         ms >>= 1
                         q += 1
+                for c in range(NC):  # a cell's card, ranked as a one-card pile
+                    rr = cells[c]
+                    if rr == 0 or not fit[t * (R + 1) + rr]:
+                        continue
+                    dup = False
+                    if one_card:
+                        for k in range(c):
+                            if cells[k] == rr:
+                                dup = True
+                    if not dup:
+                        cand[n] = ((1 << hs) if rr == keep else 0) | (1 << sb) | (P + c)
+                        n += 1
                 for a in range(1, n):  # insertion sort, ascending
                     v = cand[a]
                     b = a - 1
@@ -300,7 +370,7 @@ def search(
                         b -= 1
                     cand[b + 1] = v
                 for a in range(n):
-                    mvs[sp + a] = (cand[a] & low) * F + jj
+                    mvs[sp + a] = (cand[a] & low) * D + jj
                 sp += n
         if sp == fbase[depth]:
             # No move left here: back to the parent state.
@@ -309,50 +379,92 @@ def search(
                 break
             depth -= 1
             mv = path[depth]
-            if F == 1:
+            if D == 1:
                 i = mv
                 j = 0
             else:
-                i = mv // F
-                j = mv - i * F
+                i = mv // D
+                j = mv - i * D
+            if i < P:  # the card goes back on its pile
+                hi = h[i]
+                bit = bits[i]
+                if hi:
+                    mask[piles[i * H + hi - 1]] ^= bit
+                    if hi == 1:
+                        tall |= bit
+                h[i] = hi + 1
+                key += hbit[i]
+            if j == F:  # it came off the pile into a cell
+                c = cidx[depth]
+                r = cells[c]
+                cells[c] = 0
+                key -= cbit[r]
+                mask[r] |= bits[i]
+                continue
             r = tops[j]
             old = olds[depth]
             tops[j] = old
-            hi = h[i]
-            bit = bits[i]
-            if hi:
-                mask[piles[i * H + hi - 1]] ^= bit
-                if hi == 1:
-                    tall |= bit
-            mask[r] |= bit
-            h[i] = hi + 1
-            count[r] += 1
+            key += (old - r) << tshift[j]
             removed -= 1
-            key += hbit[i] + ((old - r) << tshift[j])
+            if i < P:
+                mask[r] |= bits[i]
+                count[r] += 1
+            elif i < P + NC:
+                cells[i - P] = r
+                key += cbit[r]
+                count[r] += 1
+            else:
+                dealt -= 1
+                key -= sbit
             continue
         # Play the next move.
         sp -= 1
         mv = mvs[sp]
-        if F == 1:
+        if D == 1:
             i = mv
             j = 0
         else:
-            i = mv // F
-            j = mv - i * F
-        hi = h[i] - 1
-        r = piles[i * H + hi]
-        old = tops[j]
-        h[i] = hi
-        tops[j] = r
-        bit = bits[i]
-        mask[r] ^= bit
-        if hi:
-            mask[piles[i * H + hi - 1]] |= bit
-            if hi == 1:
-                tall ^= bit
-        count[r] -= 1
-        removed += 1
-        key += ((r - old) << tshift[j]) - hbit[i]
+            i = mv // D
+            j = mv - i * D
+        r = 0
+        if i < P:  # a pile's top card
+            hi = h[i] - 1
+            r = piles[i * H + hi]
+            h[i] = hi
+            bit = bits[i]
+            mask[r] ^= bit
+            if hi:
+                mask[piles[i * H + hi - 1]] |= bit
+                if hi == 1:
+                    tall ^= bit
+            key -= hbit[i]
+        test = False
+        if j == F:  # to the first free cell (the cells are a multiset: any free one is the same)
+            c = 0
+            while cells[c]:
+                c += 1
+            cells[c] = r
+            cidx[depth] = c
+            key += cbit[r]
+            old = olds[depth - 1] if depth else 0  # the hole's last step, for the direction heuristic
+        else:
+            if i >= P + NC:  # the stock's next card
+                r = stock[dealt]
+                dealt += 1
+                key += sbit
+                test = True  # a stock card left: a rank may no longer be dealt
+            else:
+                if i >= P:  # a cell's card
+                    r = cells[i - P]
+                    cells[i - P] = 0
+                    key -= cbit[r]
+                count[r] -= 1
+            old = tops[j]
+            tops[j] = r
+            removed += 1
+            key += (r - old) << tshift[j]
+            # A rank ran out (or the hole left one that had): the only times connectivity changes.
+            test = test or count[r] == 0 or (old != 0 and count[old] == 0)
         nodes += 1
         if removed > best:
             best = removed
@@ -370,36 +482,31 @@ def search(
         if s >= 0:
             hits += 1
             dead = True
-        elif (reach or degree) and (count[r] == 0 or (old != 0 and count[old] == 0)):
-            # A rank ran out (or the hole left one that had): the only times connectivity changes.
+        elif (reach or degree) and test:
             if reach:
                 empty = False
                 for k in range(F):
                     if tops[k] == 0:
                         empty = True
                 if not empty:
-                    dead = not _reach_ok(count, tops, F, adj, adjn, R, seen, todo)
-            if not dead and degree:
+                    dead = not _reach_ok(count, tops, F, adj, adjn, R, seen, todo, stock, dealt, S)
+            if not dead and degree and dealt == S:  # one walk only once the stock is out
+                # The last card is alone when played: a pile's bottom card or, with cells, any card (one
+                # can wait in a cell).
                 for x in range(R + 1):
-                    ends[x] = False
+                    ends[x] = NC > 0
                 for k in range(P):
                     if h[k]:
                         ends[bottom[k]] = True
-                dead = not _degree_ok(count, r, R, wrap, ends, base)
+                dead = not _degree_ok(count, tops[0], R, wrap, ends, base)
             if dead:
                 cuts += 1
+        path[depth] = mv
+        olds[depth] = old
+        depth += 1
+        fbase[depth] = sp
         if dead:
-            # Undo at once instead of pushing an empty frame.
-            tops[j] = old
-            h[i] = hi + 1
-            if hi:
-                mask[piles[i * H + hi - 1]] ^= bit
-                if hi == 1:
-                    tall |= bit
-            mask[r] |= bit
-            count[r] += 1
-            removed -= 1
-            key += hbit[i] + ((old - r) << tshift[j])
+            gen = 0  # an empty frame: the next turn of the loop undoes the move
         else:
             if 2 * (ntab + 1) > len(tab):
                 # Full at the memory budget (the caller grew it up to there): forget the dead states.
@@ -411,10 +518,6 @@ def search(
             ntab += 1
             if ntab > peak:
                 peak = ntab
-            path[depth] = mv
-            olds[depth] = old
-            depth += 1
-            fbase[depth] = sp
             gen = 1
         if nodes >= stop_at:
             break
@@ -431,6 +534,7 @@ def search(
     st[_NTAB] = ntab
     st[_PEAK] = peak
     st[_GEN] = gen
+    st[_DEALT] = dealt
     return code
 
 
@@ -480,6 +584,10 @@ def run(
     last_card: bool = True,
     one_card: bool = True,
     equal_holes: bool = True,
+    cells: Sequence[int] = (),
+    stock: Sequence[int] = (),
+    cshift: int = 0,
+    sshift: int = 0,
     jit: bool = True,
     chunk: int | None = None,
 ) -> dict:
@@ -490,16 +598,24 @@ def run(
     ``nexts[t]``: the ranks that fit on hole top ``t`` (``nexts[0]``: every rank), ``adj[t]`` the rank
     steps for reachability; ``hshift``/``tshift``: the key's bit field of each pile height and hole top;
     ``node_cap`` < 0: no node limit. The prune switches are those of :data:`.dfs_hole.HOLE_PRUNES`
-    (``degree`` for one hole only). Returns won, complete, stop ("time", "nodes" or ""), path (pile and
-    hole of each move), nodes, best (cards on the holes at the best state), best_path (as path, to the
-    first such state), hits, cuts, peak_bytes and compiled (which of the two ran).
+    (``degree`` for one hole only). ``cells``: the free cells' ranks (0: empty), kept in the key from
+    bit ``cshift`` as a count per rank; ``stock``: the ranks of the stock, next card first, each dealt
+    onto hole 0, the number dealt kept in the key from bit ``sshift``. Returns won, complete, stop
+    ("time", "nodes" or ""), path (source and destination of each move: a pile ``i < P``, a cell ``P +
+    c`` or the stock ``P + NC``; a hole ``j < F`` or ``F`` for a free cell), nodes, best (cards on the
+    holes at the best state), best_path (as path, to the first such state), hits, cuts, peak_bytes and
+    compiled (which of the two ran).
     """
-    P, F = len(piles), len(tops)
+    P, F, NC, S = len(piles), len(tops), len(cells), len(stock)
+    D = F + 1 if NC else F
     h = [len(p) for p in piles]
     H = max(max(h, default=1), 1)
-    total = sum(h) + on_holes
-    depth_max = total + 2
+    total = sum(h) + on_holes + S + sum(1 for c in cells if c)
+    depth_max = total + 2 if not NC else 2 * total + 2  # a card may stop in a cell on its way
     count = [0] * (R + 1)
+    for c in cells:
+        if c:
+            count[c] += 1
     mask = [0] * (R + 1)
     tall = 0
     flat = [0] * (P * H)
@@ -525,7 +641,14 @@ def run(
                 same[p_ * (R + 1) + t_] = t_ % R + 1
             elif step == R - 1:
                 same[p_ * (R + 1) + t_] = (t_ - 2) % R + 1
+    cb = NC.bit_length()
+    cbit = [0] + [1 << (cshift + (r - 1) * cb) if NC else 0 for r in range(1, R + 1)]
+    fit = [0] * ((R + 1) * (R + 1))
+    for t_ in range(R + 1):
+        for r_ in nexts[t_]:
+            fit[t_ * (R + 1) + r_] = 1
     key = sum(h[i] << hshift[i] for i in range(P)) + sum(tops[j] << tshift[j] for j in range(F))
+    key += sum(cbit[c] for c in cells)
     st = [0] * _NST
     st[_KEY], st[_TALL], st[_REMOVED], st[_BEST], st[_GEN] = key, tall, on_holes, on_holes, 1
     a = dict(
@@ -533,19 +656,22 @@ def run(
         hbit=[1 << s for s in hshift], tops=list(tops), tshift=list(tshift), F=F, nexts=nexts_a,
         nextn=nextn, adj=adj_a, adjn=adjn, same_dir=same, bottom=[p[0] if p else 0 for p in piles], R=R,
         P=P, total=total, reach=reach, degree=degree and F == 1, wrap=wrap, last_card=last_card,
-        one_card=one_card, equal_holes=equal_holes,
+        one_card=one_card, equal_holes=equal_holes, cells=list(cells) or [0], NC=NC, cbit=cbit, fit=fit,
+        stock=list(stock) or [0], S=S, sbit=1 << sshift if S else 0, D=D,
     )  # fmt: skip
     # Scratch space, zeroed: the move stack, the path, the best path and the prunes' work arrays.
+    frame = F * (P + NC) + (P if NC else 0) + (1 if S else 0)  # moves from one state at most
     zeros = dict(
-        mvs=depth_max * P * F + P * F, fbase=depth_max, path=depth_max, olds=depth_max,
-        best_path=depth_max, cand=P + 1, todo=R + 2, base=R + 1,
+        mvs=depth_max * frame + frame, fbase=depth_max, path=depth_max, olds=depth_max,
+        cidx=depth_max, best_path=depth_max, cand=P + NC + 1, todo=R + 2, base=R + 1,
     )  # fmt: skip
     flags = dict(seen=R + 1, ends=R + 1)
     max_slots = _MIN_SLOTS
     while max_slots * 2 * SLOT_BYTES <= memory_bytes:
         max_slots *= 2
     slots = min(_MIN_SLOTS, max_slots)
-    kernels = compiled() if jit and fits(P, max(hshift, default=0), R, F) else None
+    wide = max(cshift + cb * R if NC else 0, sshift + S.bit_length() if S else 0)  # cell and stock fields
+    kernels = compiled() if jit and fits(P, max(hshift, default=0), R, F) and wide <= 62 else None
     if kernels is not None:
         import numpy as np
 
@@ -607,10 +733,10 @@ def run(
         won=code == WON,
         complete=code == COMPLETE,
         stop=stop,
-        path=[(mv, 0) for mv in moves] if F == 1 else [divmod(mv, F) for mv in moves],
+        path=[divmod(mv, D) for mv in moves],
         nodes=st_out[_NODES],
         best=st_out[_BEST],
-        best_path=[(mv, 0) for mv in best_moves] if F == 1 else [divmod(mv, F) for mv in best_moves],
+        best_path=[divmod(mv, D) for mv in best_moves],
         hits=st_out[_HITS],
         cuts=st_out[_CUTS],
         peak_bytes=st_out[_PEAK] * 2 * SLOT_BYTES,

@@ -49,7 +49,7 @@ def presearch(inst: Instance, deal: HoleDeal, max_nodes: int, deadline: float) -
     The search is the dfs backend's (Wolter's move order and pruning rules, rank reachability, the
     numba kernel); its moves are turned into cards of ``deal`` here.
     """
-    out = hole_search(Engine(inst), deadline, max_nodes, capacity=max_nodes + 64)
+    out = hole_search(Engine(inst), deadline, max_nodes, capacity=max_nodes + 64, cells=False)
     first = [0] * (max(deal.pile, default=0) + 1)
     height = [0] * len(first)
     for c in range(deal.n - 1, -1, -1):
