@@ -240,8 +240,8 @@ def expected_rules(sv: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
             exp["tableau.group_moves"] = "same-suit"
         elif group == "partial-if-card-above-buildable" and theorem1 and f["present"]:
             exp["tableau.group_moves"] = "build"
-        elif group == "whole-pile":
-            lacking["tableau.group_moves"] = "whole-pile: Solvitaire moves no single card between piles"
+        elif group == "whole-pile":  # ours means the same: no card moves between piles but a whole pile
+            exp["tableau.group_moves"] = "whole-pile"
         else:
             lacking["tableau.group_moves"] = f"move built group {group} ({policy}): {_NO_NAME}"
         exp["tableau.wrap"] = "base" if random_base else False  # ranks counted from the base, no wrap

@@ -241,7 +241,7 @@ class _Board:
         if sa == "grid":
             self._gaps_move(m, si, da, di)
             return
-        cards = self._take(sa, si, cnt, da == "foundation")
+        cards = self._take(sa, si, cnt, da)
         if "card" in m:
             try:
                 named = self.deck.parse(m["card"])
@@ -297,7 +297,7 @@ class _Board:
         else:
             raise Illegal(f"stock.deal_to={s.deal_to}", f"the stock does not deal to {da}")
 
-    def _take(self, area: str, idx: list[int], cnt: int, home: bool) -> list[Card]:
+    def _take(self, area: str, idx: list[int], cnt: int, dst: str) -> list[Card]:
         i = _one(idx, area)
         if area == "tableau":
             if not 0 <= i < len(self.piles):
@@ -309,9 +309,12 @@ class _Board:
                 raise Illegal("tableau.face_up=top", "face-down cards cannot move")
             cards = p[-cnt:]
             t = self.rules.tableau
-            if t.group_moves == "whole-pile" and 1 < cnt < len(p):
-                raise Illegal("tableau.group_moves=whole-pile", "only a whole pile moves as a group")
-            if not home:  # a run going home is checked by check_foundation
+            if t.group_moves == "whole-pile" and dst == "tableau" and cnt != len(p):
+                raise Illegal(
+                    "tableau.group_moves=whole-pile",
+                    f"only a whole pile moves to another pile, {cnt} of the {len(p)} cards of tableau:{i}",
+                )
+            if dst != "foundation":  # a run going home is checked by check_foundation
                 self.check_group(cards)
             return cards
         if cnt != 1:

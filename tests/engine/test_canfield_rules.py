@@ -124,6 +124,28 @@ def test_base_rank_wrap_changes_no_build_target_when_the_base_is_high() -> None:
         assert e.build_targets(card) == want
 
 
+# Rule 2: only whole piles move between tableau piles (tableau.group_moves: whole-pile) ---------------------
+def test_whole_pile_moves_no_top_card_alone() -> None:
+    """8H alone may not leave 9C for 9S; the whole pile 9C 8H may go onto 10H; a one-card pile moves."""
+    spots = ["9C 8H", "9S", "10H", "QS"]
+    e, b = position("canfield-whole-pile", spots, ["3D", "", "", ""])
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 1)) == (False, "tableau.group_moves=whole-pile")
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 2, 2)) == (True, None)
+    assert (TABLEAU, 0, TABLEAU, 1, 1) not in e.legal_moves()
+    e, b = position("canfield-whole-pile", ["8H", "9S", "10H", "QS"], ["3D", "", "", ""])
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 1)) == (True, None)
+    e, b = position("canfield", spots, ["3D", "", "", ""])  # group_moves build: the top card moves alone
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 1)) == (True, None)
+
+
+def test_whole_pile_must_be_one_built_group_and_top_cards_still_go_home() -> None:
+    """A whole pile that is not built (5C under 8H) does not move; its top card still goes home."""
+    e, b = position("canfield-whole-pile", ["5C 8H", "9S", "10H", "QS"], ["7H", "", "", ""])
+    legal, rule = verdicts(e, b, (TABLEAU, 0, TABLEAU, 1, 2))
+    assert not legal and rule == "tableau.group_moves=whole-pile"
+    assert verdicts(e, b, (TABLEAU, 0, FOUNDATION, 0, 1)) == (True, None)
+
+
 # Move for move on random playouts ---------------------------------------------------------------------------
 def candidates(e: Engine) -> list[Move]:
     """Every move between existing places: tableau groups of any size, reserve, waste, foundations, stock."""

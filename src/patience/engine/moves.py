@@ -169,18 +169,27 @@ class LegalMoves:
             for j, q in enumerate(piles):
                 if q:
                     tops.setdefault(q[-1], []).append(j)
+        # Only whole piles move between tableau piles (Solvitaire's whole-pile): a top card alone only
+        # when it is the whole pile.
+        whole_only = self.group == "whole-pile"
         for area, si, card in sources:
             # To a foundation.
             if fkind != "runs":
                 for fi in self._foundation_targets(card):
                     moves.append((area, si, FOUNDATION, fi, 1))
+            to_tableau = not (whole_only and area == TABLEAU and len(piles[si]) > 1)
             # To another tableau pile.
-            if building:
+            if building and to_tableau:
                 for t in self.build_targets(card):
                     for j in tops.get(t, ()):
                         if area != TABLEAU or j != si:
                             moves.append((area, si, TABLEAU, j, 1))
-            if spaces and self._accepts_empty(card) and (ordered or area != TABLEAU or len(piles[si]) > 1):
+            if (
+                spaces
+                and to_tableau
+                and self._accepts_empty(card)
+                and (ordered or area != TABLEAU or len(piles[si]) > 1)
+            ):
                 moves.extend((area, si, TABLEAU, j, 1) for j in spaces)
             # To a free cell.
             if free_cell >= 0 and area != CELL:
