@@ -1,11 +1,15 @@
 """The dfs backend against black-hole-solver, and its verdicts on seeded deals of seven classic games.
 
-Part 1 (hole games): PySol Black Hole and All in a Row deals 1..N, each solved by ``dfs`` in this
+Part 1 (hole games): PySol Black Hole, All in a Row and Golf deals 1..N, each solved by ``dfs`` in this
 process (the validated :func:`patience.solvers.base.solve`, instance building included) and by the
 ``black-hole-solve`` C program as a subprocess on the same board (process start included), both with
 a 10 s limit (``--max-iters`` large, the peer stopped by a timeout). Reported: verdict counts, unknowns,
 agreement where both decide, total times and their ratio (dfs / peer). The peer runs with its
-``--rank-reach-prune`` option unless ``--peer-plain``.
+``--rank-reach-prune`` option unless ``--peer-plain`` (it turns the option off itself when there is a
+talon, so Golf runs without it either way). Golf is our ``golf-thoughtful`` (nothing on a King, no
+King-Ace wrap, the stock known) against ``--game golf`` with its defaults (no ``--queens-on-kings``, no
+``--wrap-ranks``): the same rules, the peer stopping at an empty tableau where we deal the stock left.
+Verdicts agreed on PySol deals 1-100 (28 won, 72 lost).
 
 The one-hole search runs compiled by numba when it is installed (``--no-jit``: the pure-Python loop).
 Its compile is reported apart from the deal times: the cold compile in a fresh process with an empty
@@ -24,6 +28,7 @@ solves in this process, one deal at a time), its seconds the whole task: deal bu
     python benchmarks/bench_dfs.py                       # small: 30 hole deals, 5 deals a game
     python benchmarks/bench_dfs.py --hole 1000 --games 200 --limit 10 --out
     python benchmarks/bench_dfs.py --skip-games          # hole games only
+    python benchmarks/bench_dfs.py --skip-games --hole 1000 --hole-games golf-thoughtful
     python benchmarks/bench_dfs.py --skip-games --no-jit # the pure-Python fallback
 
 Prints the summary; with ``--out [DIR]`` also writes ``dfs_hole.csv``, ``dfs_games.csv`` (one row per
@@ -47,7 +52,17 @@ from patience.rules import load_game
 from patience.solvers import dfs_hole
 from patience.solvers.base import Limits, solve
 
-__all__ = ["BHS", "GAMES", "HOLE_GAMES", "bench_games", "bench_hole", "jit_compile", "load", "peer"]
+__all__ = [
+    "BHS",
+    "GAMES",
+    "HOLE_GAMES",
+    "PEER_GAMES",
+    "bench_games",
+    "bench_hole",
+    "jit_compile",
+    "load",
+    "peer",
+]
 
 GAMES = [
     "freecell",
@@ -58,6 +73,8 @@ GAMES = [
     "canfield",
     "seahaven-towers",
 ]
+# Our hole game -> black-hole-solve's --game name: _common's two and Golf (rules matched: module docstring).
+PEER_GAMES = {**HOLE_GAMES, "golf-thoughtful": "golf"}
 
 
 def peer(board: str, game: str, limit: float, plain: bool) -> tuple[str, float]:
@@ -83,12 +100,17 @@ def jit_compile() -> tuple[str, float]:
     return f"numba kernel: cold compile {cold:.2f} s (once per machine), first call here {first:.2f} s", cold
 
 
-def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]:
-    """dfs and black-hole-solve on PySol deals 1..n of each hole game, deal by deal in one loop."""
+def bench_hole(
+    n: int, limit: float, plain: bool, rows: list[dict], games: list[str] | None = None
+) -> list[str]:
+    """dfs and black-hole-solve on PySol deals 1..n of each hole game (``games``: names of
+    :data:`PEER_GAMES`, default all), deal by deal in one loop."""
     note, cold = jit_compile()
     print(note, f"(load {load()})", flush=True)
     lines = [note]
-    for game, peer_name in HOLE_GAMES.items():
+    for game in games or list(PEER_GAMES):
+        peer_name = PEER_GAMES[game]
+        talon = load_game(game).rules.stock.size > 0  # the peer drops its rank-reach prune then
         ours_t = theirs_t = 0.0
         ours, theirs = [], []
         agree = disagree = 0
@@ -131,7 +153,8 @@ def bench_hole(n: int, limit: float, plain: bool, rows: list[dict]) -> list[str]
             f"{game}: PySol deals 1-{n} at {limit:g} s: dfs {counts['W']} won / {counts['L']} lost / "
             f"{counts['?']} unknown in {ours_t:.1f} s{' (jit)' if dfs_hole.USE_JIT else ' (pure Python)'}; "
             "black-hole-solve"
-            f"{' (plain)' if plain else ' --rank-reach-prune'} {peer_counts['W']} / {peer_counts['L']} / "
+            f"{' (plain)' if plain else ' --rank-reach-prune'}{' (off: a talon)' if talon else ''} "
+            f"{peer_counts['W']} / {peer_counts['L']} / "
             f"{peer_counts['?']} in {theirs_t:.1f} s; ratio {ratio:.2f}"
             f"{f' ({(ours_t + cold) / theirs_t:.2f} with the cold compile)' if cold and theirs_t else ''}; "
             f"agreement {agree}/{agree + disagree}; "
@@ -181,6 +204,9 @@ def bench_games(n: int, limit: float, rows: list[dict], games: list[str], worker
 def main() -> None:
     ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--hole", type=int, default=30, help="PySol deals 1..N of each hole game")
+    ap.add_argument(
+        "--hole-games", default=",".join(PEER_GAMES), help="comma-separated hole games to run (part 1)"
+    )
     ap.add_argument("--games", type=int, default=5, help="seeded deals 1..M of each classic game")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal and solver")
     ap.add_argument("--peer-plain", action="store_true", help="run black-hole-solve without rank pruning")
@@ -194,6 +220,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.hole < 1 or args.games < 1 or args.limit <= 0 or args.workers < 0:
         ap.error("--hole and --games must be >= 1, --limit > 0, --workers >= 0")
+    hole_games = args.hole_games.split(",")
+    bad = [g for g in hole_games if g not in PEER_GAMES]
+    if bad:
+        ap.error(f"--hole-games: {bad[0]!r} is not one of {', '.join(PEER_GAMES)}")
     if args.no_jit:
         dfs_hole.USE_JIT = False
     out = _common.out_dir(args)
@@ -203,7 +233,7 @@ def main() -> None:
         if not BHS.exists():
             print("black-hole-solve not built (bash benchmarks/peers.sh bhs): timing dfs alone")
         rows: list[dict] = []
-        summary += bench_hole(args.hole, args.limit, args.peer_plain, rows) + [""]
+        summary += bench_hole(args.hole, args.limit, args.peer_plain, rows, hole_games) + [""]
         if out:
             _common.write_csv(out / f"dfs_hole{tag}.csv", rows)
     if not args.skip_games:
