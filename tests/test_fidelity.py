@@ -190,7 +190,13 @@ def preset(name: str) -> dict[str, Any]:
 _BUILD = {
     "any-suit": "any-suit", "red-black": "alternate-colour", "same-suit": "same-suit", "no-build": "none"
 }
-_SPACES = {"any": "any", "no-build": "none", "kings": "kings", "auto-reserve-then-any": "reserve-first"}
+_SPACES = {
+    "any": "any",
+    "no-build": "none",
+    "kings": "kings",
+    "auto-reserve-then-any": "reserve-first",
+    "auto-reserve-then-waste": "reserve-then-waste",
+}
 _NO_NAME = "the engine has no such rule"
 
 

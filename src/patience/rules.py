@@ -86,7 +86,11 @@ class Tableau(_Strict):
     # nothing goes on a base-rank card and King-on-Ace wraps unless the base is the Ace.
     wrap: bool | Literal["base"] = False
     group_moves: GroupMoves = "none"
-    empty: Literal["any", "kings", "none", "reserve-first"] = "any"
+    # What fills a space: any card, Kings only, nothing; "reserve-first": the reserve's top at once while
+    # it has cards, then any card (Solvitaire's auto-reserve-then-any); "reserve-then-waste": the reserve
+    # first, then only a waste card, and while a space is open no other card goes to the tableau
+    # (Solvitaire's auto-reserve-then-waste).
+    empty: Literal["any", "kings", "none", "reserve-first", "reserve-then-waste"] = "any"
 
 
 class Foundations(_Strict):

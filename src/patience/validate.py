@@ -253,15 +253,24 @@ class _Board:
         self._finish_take(sa, si, cnt)
 
     def _reserve_first(self, sa: str, si: list[int], da: str, di: list[int]) -> None:
-        if self.rules.tableau.empty != "reserve-first" or not self.reserve:
+        """Canfield's spaces: while a pile is empty and the reserve has cards, the only legal move fills
+        the space from the reserve; under ``reserve-then-waste``, once the reserve is empty, only a waste
+        card (or a stock deal) goes to the tableau while a space is open."""
+        policy = self.rules.tableau.empty
+        if policy not in ("reserve-first", "reserve-then-waste") or all(self.piles):
             return
-        if any(not p for p in self.piles):
+        if self.reserve:
             ok = sa == "reserve" and da == "tableau" and di and not self.piles[di[0]]
             if not ok:
                 raise Illegal(
-                    "tableau.empty=reserve-first",
+                    f"tableau.empty={policy}",
                     "an empty pile must first be filled from the reserve",
                 )
+        elif policy == "reserve-then-waste" and da == "tableau" and sa not in ("waste", "stock"):
+            raise Illegal(
+                "tableau.empty=reserve-then-waste",
+                f"while a pile is empty only a waste card goes to the tableau, not one from {sa}",
+            )
 
     def _stock_move(self, sa: str, da: str, di: list[int], cnt: int) -> None:
         s = self.rules.stock

@@ -19,7 +19,7 @@ from patience.engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, En
 from patience.validate import Illegal, _Board
 
 GAMES = ("canfield", "canfield-whole-pile")
-SMALL = {"ranks": 6, "reserve": 4, "stock": 6}  # 24 cards: 1 home, 4 reserve, 6 stock, 13 on 4 piles
+SMALL = {"ranks": 6, "reserve": 3, "stock": 10}  # 24 cards: 1 home, 3 reserve, 10 stock, 10 on 4 piles
 
 
 def position(
@@ -146,6 +146,72 @@ def test_whole_pile_must_be_one_built_group_and_top_cards_still_go_home() -> Non
     assert verdicts(e, b, (TABLEAU, 0, FOUNDATION, 0, 1)) == (True, None)
 
 
+# Rule 3: spaces from the reserve, then only from the waste (tableau.empty: reserve-then-waste) --------------
+OPEN = ["9C 8H", "9S", "10H", ""]  # pile 3 is a space
+
+
+def test_open_space_lets_only_waste_cards_onto_the_tableau() -> None:
+    """Reserve empty, a space open: the waste's 7C may fill it or build on 8H, the stock deals; no
+    tableau card moves to the tableau (not even a whole pile onto a pile), until the space is filled."""
+    e, b = position("canfield-whole-pile", OPEN, ["3D", "", "", ""], waste="KD 7C", stock="2C 2H 2S")
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 3, 1)) == (True, None)
+    assert verdicts(e, b, (WASTE, 0, TABLEAU, 0, 1)) == (True, None)
+    assert verdicts(e, b, (STOCK, 0, WASTE, 0, 3)) == (True, None)
+    for move in [(TABLEAU, 1, TABLEAU, 2, 1), (TABLEAU, 0, TABLEAU, 2, 2), (TABLEAU, 1, TABLEAU, 3, 1)]:
+        assert verdicts(e, b, move) == (False, "tableau.empty=reserve-then-waste")
+    assert not [m for m in e.legal_moves() if m[0] == TABLEAU and m[2] == TABLEAU]
+    e.apply((WASTE, 0, TABLEAU, 3, 1))
+    b.play({"from": "waste", "to": "tableau:3"})
+    assert verdicts(e, b, (TABLEAU, 1, TABLEAU, 2, 1)) == (True, None)  # no space: whole piles move again
+
+
+def test_open_space_still_lets_cards_go_home() -> None:
+    e, b = position("canfield-whole-pile", ["9C 4D", "9S", "10H", ""], ["3D", "", "", ""], waste="4S")
+    assert verdicts(e, b, (TABLEAU, 0, FOUNDATION, 0, 1)) == (True, None)
+
+
+def test_reserve_fills_a_space_first_under_both_policies() -> None:
+    """While the reserve has cards its top must fill the space: the waste card may not."""
+    for policy in ("reserve-then-waste", "reserve-first"):
+        over = {"tableau.empty": policy}
+        e, b = position(
+            "canfield-whole-pile",
+            OPEN,
+            ["3D", "", "", ""],
+            overrides=over,
+            reserve="QC 5S",
+            waste="7C",
+            stock="2C",
+        )
+        assert e.legal_moves() == [(RESERVE, 1, TABLEAU, 3, 1)]
+        assert verdicts(e, b, (RESERVE, 1, TABLEAU, 3, 1)) == (True, None)
+        assert verdicts(e, b, (WASTE, 0, TABLEAU, 3, 1)) == (False, f"tableau.empty={policy}")
+        assert verdicts(e, b, (STOCK, 0, WASTE, 0, 1)) == (False, f"tableau.empty={policy}")
+
+
+def test_reserve_first_spaces_take_any_card_once_the_reserve_is_empty() -> None:
+    """canfield's rule, for contrast: with the reserve empty a tableau card may go to the space."""
+    over = {"tableau.empty": "reserve-first"}
+    e, b = position("canfield-whole-pile", OPEN, ["3D", "", "", ""], overrides=over, waste="7C")
+    assert verdicts(e, b, (TABLEAU, 1, TABLEAU, 2, 1)) == (True, None)
+    assert verdicts(e, b, (TABLEAU, 0, TABLEAU, 3, 1)) == (False, "tableau.group_moves=whole-pile")
+
+
+def test_dominances_under_reserve_then_waste_spaces() -> None:
+    """Only safe_deal's proof covers spaces that stop every tableau move but from the waste."""
+    from patience.solvers.dominance import applicable
+
+    free = {"tableau.group_moves": "build"}
+    assert applicable(deal("canfield-whole-pile", 1).rules) == {"safe_deal"}
+    assert applicable(deal("canfield-whole-pile", 1, overrides=free).rules) == {"safe_deal"}
+    loose = {**free, "tableau.empty": "any"}
+    assert applicable(deal("canfield-whole-pile", 1, overrides=loose).rules) == {
+        "safe_deal",
+        "safe_home",
+        "partial_pile",
+    }
+
+
 # Move for move on random playouts ---------------------------------------------------------------------------
 def candidates(e: Engine) -> list[Move]:
     """Every move between existing places: tableau groups of any size, reserve, waste, foundations, stock."""
@@ -171,9 +237,14 @@ def candidates(e: Engine) -> list[Move]:
 @pytest.mark.parametrize("small", [False, True], ids=["full", "small"])
 def test_engine_and_validator_agree_move_for_move(game: str, small: bool) -> None:
     """On random playouts every candidate move is legal for the engine exactly when the validator
-    accepts it; the legal moves the engine generates are among them, and both states stay equal."""
+    accepts it; the legal moves the engine generates are among them, and both states stay equal.
+
+    The walk prefers moves that take a whole pile (7 in 10), so spaces open and the reserve runs out:
+    on the small decks it must reach positions with a space open and the reserve empty, where
+    ``reserve-then-waste`` decides.
+    """
     rng = random.Random(14)
-    seen_legal = seen_illegal = 0
+    seen_legal = seen_illegal = open_spaces = 0
     for seed in range(1, 9):
         inst = deal(game, seed, overrides=SMALL if small else None)
         e, b = Engine(inst), _Board(inst)
@@ -181,13 +252,16 @@ def test_engine_and_validator_agree_move_for_move(game: str, small: bool) -> Non
             legal = e.legal_moves()
             if not legal:
                 break
+            open_spaces += not e.reserve and not all(e.piles)
             for move in candidates(e):
                 ok, _rule = verdicts(e, b, move)
                 seen_legal += ok
                 seen_illegal += not ok
-            move = rng.choice(legal)
+            emptying = [m for m in legal if m[0] == TABLEAU and m[4] == len(e.piles[m[1]])]
+            move = rng.choice(emptying if emptying and rng.random() < 0.7 else legal)
             b.play(e.move_to_json(move))
             e.apply(move)
             assert [[inst.deck.code(c) for c in p] for p in b.piles] == e.piles
             assert b.waste == [inst.deck.card(c) for c in e.waste]
     assert seen_legal > 100 and seen_illegal > 100
+    assert open_spaces >= 10 or not small

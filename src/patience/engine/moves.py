@@ -111,11 +111,11 @@ class LegalMoves:
     def _accepts_empty(self, card: int) -> bool:
         """May ``card`` (the bottom of a moved group) go to an empty tableau pile?"""
         p = self.empty_policy
-        if p == "any" or (p == "reserve-first" and not self.reserve):
-            return True
+        if p == "any" or (p in ("reserve-first", "reserve-then-waste") and not self.reserve):
+            return True  # "reserve-then-waste": the caller lets only waste cards reach a space
         if p == "kings":
             return self.rank[card] == self.R
-        return False  # "none", and "reserve-first" is handled by the caller
+        return False  # "none", and the reserve filling a space is handled by the caller
 
     # Move generation ---------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
@@ -130,7 +130,8 @@ class LegalMoves:
         moves: list[Move] = []
         piles, down = self.piles, self.down
         # Canfield-style spaces: while the reserve has cards an empty pile must take its top first.
-        if self.empty_policy == "reserve-first" and self.reserve:
+        reserve_fills = self.empty_policy in ("reserve-first", "reserve-then-waste")
+        if reserve_fills and self.reserve:
             for i, p in enumerate(piles):
                 if not p:
                     return [(RESERVE, len(self.reserve) - 1, TABLEAU, i, 1)]
@@ -138,6 +139,9 @@ class LegalMoves:
         # every one while the stock still deals onto the tableau (a deal tells the piles apart by index).
         ordered = self.piles_ordered()
         spaces = [i for i, p in enumerate(piles) if not p]
+        # "reserve-then-waste" with a space open (the reserve is empty by now): only waste cards go to
+        # the tableau, onto the space or built on a pile; no tableau, cell or foundation card does.
+        waste_only = bool(spaces) and self.empty_policy == "reserve-then-waste"
         if spaces and not ordered:
             del spaces[1:]
         n_cells = len(self.cells)
@@ -177,7 +181,9 @@ class LegalMoves:
             if fkind != "runs":
                 for fi in self._foundation_targets(card):
                     moves.append((area, si, FOUNDATION, fi, 1))
-            to_tableau = not (whole_only and area == TABLEAU and len(piles[si]) > 1)
+            to_tableau = not (whole_only and area == TABLEAU and len(piles[si]) > 1) and (
+                not waste_only or area == WASTE
+            )
             # To another tableau pile.
             if building and to_tableau:
                 for t in self.build_targets(card):
@@ -196,7 +202,7 @@ class LegalMoves:
                 moves.append((area, si, CELL, free_cell, 1))
 
         # Groups of two or more cards between tableau piles.
-        if self.group != "none" and building:
+        if self.group != "none" and building and not waste_only:
             for i, p in enumerate(piles):
                 n = len(p)
                 lowest = down[i]
@@ -233,7 +239,7 @@ class LegalMoves:
                             moves.append((TABLEAU, i, FOUNDATION, slot, R))
 
         # Worrying back: a foundation top returns to the tableau.
-        if self.removable and fkind == "suits":
+        if self.removable and fkind == "suits" and not waste_only:
             for fi, f in enumerate(self.found):
                 if f:
                     card = f[-1]
@@ -302,10 +308,16 @@ class LegalMoves:
     def _whole_pile_movable(self, i: int) -> bool:
         """True when all of pile ``i`` may move as one unit onto an empty pile.
 
-        ``_accepts_empty`` also refuses while Canfield's reserve must fill spaces.
+        ``_accepts_empty`` also refuses while Canfield's reserve must fill spaces, and under
+        ``reserve-then-waste`` only a waste card may go to a space.
         """
         p = self.piles[i]
-        if not p or self.down[i] or not self._accepts_empty(p[0]):
+        if (
+            not p
+            or self.down[i]
+            or not self._accepts_empty(p[0])
+            or self.empty_policy == "reserve-then-waste"
+        ):
             return False
         if len(p) == 1:
             return True

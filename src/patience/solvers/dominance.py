@@ -47,15 +47,17 @@ def _safe_home_sound(rules: RuleSet) -> bool:
 
     Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
     target); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
-    early space would force a reserve card into it); no stock dealt onto the tableau (a deal covers a pile
-    top whatever the building rules, so a card could be covered without being built on).
+    early space would force a reserve card into it, ``reserve-first``; under ``reserve-then-waste`` it
+    would also forbid every tableau move but from the waste until it is filled); no stock dealt onto the
+    tableau (a deal covers a pile top whatever the building rules, so a card could be covered without being
+    built on).
     """
     t = rules.tableau
     return (
         _suit_foundations(rules)
         and not rules.foundations.removable
         and rules.deck.decks == 1
-        and t.empty != "reserve-first"
+        and t.empty not in ("reserve-first", "reserve-then-waste")
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
     )
 
@@ -68,7 +70,9 @@ def _partial_pile_sound(rules: RuleSet) -> bool:
     move later may have to move a group that grew on it, so single-card or whole-pile-only games are out);
     a tableau card moves only to another tableau pile or a foundation (no free cells). Deals onto the
     tableau are outside it too: a deal lands on whichever pile top the position has, which breaks the
-    proof's invariant that two piles' upper parts are merely swapped. Its proof uses of the cards only that a
+    proof's invariant that two piles' upper parts are merely swapped. Spaces that stop every tableau move
+    but from the waste (``reserve-then-waste``) are outside it as well: the proof swaps a partial move with
+    the next move, which may open a space and so forbid it. Its proof uses of the cards only that a
     card fits a tableau card by rank and colour, and the win being a foundation move, so it holds for any
     number of suits and ranks (two colours), wrap-around building or foundations, a dealt base (also with
     tableau ranks counted from it, ``tableau.wrap: base``: nothing fits on a base-rank card, still a
@@ -83,6 +87,7 @@ def _partial_pile_sound(rules: RuleSet) -> bool:
         and t.group_moves == "build"
         and rules.cells.count == 0
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
+        and t.empty != "reserve-then-waste"
     )
 
 
@@ -169,7 +174,8 @@ class Dominances:
 
         Proof: stock cards reach play only through the waste, and while the waste is empty no move but a
         deal touches the stock or the waste (a redeal needs a non-empty waste), and no other move's
-        legality depends on them. A winning sequence from here must deal (stock cards must go home), and
+        legality depends on them (``reserve-then-waste`` spaces only let a waste card in: a deal adds
+        moves, it forbids none). A winning sequence from here must deal (stock cards must go home), and
         the moves before its first deal commute with that deal, so the deal can be played first: the same
         moves in another order, with the same number of cards home after each of them (so the most cards
         removed is kept too).
