@@ -290,3 +290,15 @@ def test_dfs_solver_takes_hole_prunes() -> None:
     assert nodes[None] < nodes[ALL_PRUNES - {"degree"}] < nodes[()]
     with pytest.raises(ValueError, match="unknown hole prune 'last-card'"):
         DfsSolver(hole_prunes=["last-card"])
+
+
+# black-hole-solve --game golf (defaults: nothing on a King, no wrap) on PySol Golf deals 1-50, recorded.
+BHS_GOLF = "LWLLWLLLLLLWLLWLLWWLLLLLLLWLLLLLWLLLLWWLWLWLLLWWLW"
+
+
+def test_golf_thoughtful_agrees_with_recorded_black_hole_solver_verdicts() -> None:
+    """PySol's Golf under golf-thoughtful's rules: dfs (the hole search with the stock) gives
+    black-hole-solver's verdict on every one of deals 1-50, so the two play the same rules."""
+    for seed, theirs in enumerate(BHS_GOLF, start=1):
+        got = solve(deal("golf-thoughtful", seed, "pysol"), "dfs", Limits(seconds=30)).status
+        assert got is (Status.SOLVED if theirs == "W" else Status.UNSOLVABLE), seed
