@@ -12,8 +12,12 @@ deals dfs leaves undecided are recorded when two other means agree (dfs's gap, v
 Deals come from the generator the second means understands (``solvitaire`` for games with a Solvitaire
 preset, ``pysol`` for the PySol hole games, else ``portable``), seeds tried in the order hinted by a
 ``bench_crosscheck`` log (``--hints``: deals dfs decided fastest first) and then 1, 2, ... up to
-``--seeds``. Solvitaire is not asked on games whose model says its rules differ from the preset
-(``solvitaire_differs``) or that have a conflict in the hints log.
+``--seeds``. Two deals come from no seed: ``descending:0`` (``--try``, see :func:`make_deal`) and, with
+``--construct``, last, the game's constructed deal (``benchmarks/_constructed.py``: cards placed so that
+nothing can ever be built or played home, for games whose lost deals are too rare to find by seed); their
+verdicts are established like any other (Solvitaire reads them as its JSON deal), and the README says
+how each constructed deal was made. Solvitaire is not asked on games whose model says its rules differ
+from the preset (``solvitaire_differs``) or that have a conflict in the hints log.
 
 Writes ``tests/data/matrix/<game>-won.json`` / ``-lost.json`` (instance files, as ``patience deal -o``),
 ``index.json`` (per game: the model's rules fingerprint, and per deal the verdict and every means asked,
@@ -23,6 +27,7 @@ Games already in the index with the same rules fingerprint are kept unless named
     python benchmarks/build_matrix.py --hints /tmp/crosscheck_full.jsonl
     python benchmarks/build_matrix.py --games east-haven,gaps --seeds 200 --limit 20
     python benchmarks/build_matrix.py --games freecell --need lost --try ms:11982 --seeds 0 --limit 300
+    python benchmarks/build_matrix.py --games spider --need lost --seeds 0 --construct
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from typing import Any, NoReturn
 
 import _solvitaire
 import msgspec
+from _constructed import construct
 from bench_dfs import BHS, HOLE_GAMES
 from bench_dfs import peer as bhs_peer
 
@@ -55,6 +61,7 @@ MATRIX = ROOT / "tests" / "data" / "matrix"
 CODE = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
 WORD = {"W": "won", "L": "lost"}
 PEERS = ("solvitaire", "black-hole-solver")
+UNSEEDED = ("descending", "constructed")  # make_deal's deals that no registered generator makes
 
 
 def die(msg: str) -> NoReturn:
@@ -105,8 +112,15 @@ def ask(
     if means == "solvitaire" and gen != "solvitaire":  # another generator's deal, given as a file
         preset = gf.solvitaire_name
         row["verdict"], row["seconds"] = _solvitaire.classify_deal(preset, to_solvitaire(inst), limit)
+        to_json = f"patience deal {gf.name} --seed {seed} -g {gen} --format solvitaire"
+        if gen in UNSEEDED:  # no generator makes it: convert the recorded instance file
+            to_json = (
+                'python -c "import json, sys; from patience.instance import load_instance; '
+                "from patience.formats import to_solvitaire; "
+                'print(json.dumps(to_solvitaire(load_instance(sys.argv[1]))))" tests/data/matrix/{file}'
+            )
         row["command"] = (
-            f"patience deal {gf.name} --seed {seed} -g {gen} --format solvitaire > /tmp/deal.json && "
+            f"{to_json} > /tmp/deal.json && "
             f"{_solvitaire.SOLVITAIRE.relative_to(ROOT)} --type {preset} --classify /tmp/deal.json"
         )
     elif means == "solvitaire":
@@ -148,13 +162,25 @@ def read_hints(path: Path | None) -> tuple[dict[str, list[tuple[float, int, str]
 def make_deal(game: str, gen: str, seed: int) -> Instance:
     """Deal ``seed`` of generator ``gen``; ``descending`` is the deck sorted King to Ace (the seed unused)
     dealt by the generic algorithm, so every pile descends bottom to top and the lowest cards lie on top:
-    a won deal for games whose won deals are too rare to find by seed (British Canister: 1.3 in 10^6)."""
+    a won deal for games whose won deals are too rare to find by seed (British Canister: 1.3 in 10^6).
+    ``constructed`` is the game's constructed deal (:func:`_constructed.construct`, the seed unused)."""
+    if gen == "constructed":
+        return construct(game)[0]
     if gen != "descending":
         return deal(game, seed, gen)
     rules = load_game(game).rules
     d = rules.deck
     cards = sorted(Deck(d.suits, d.ranks, d.decks).cards(), key=lambda c: (-c.rank, c.suit))
     return Instance.build(game, layout_from_order(rules, cards))
+
+
+def deal_text(game: str, gen: str, seed: int, name: str) -> str:
+    """How the recorded deal is made: a ``patience deal`` command, or words for the unseeded deals."""
+    if gen == "descending":
+        return f"{game}, the deck sorted King to Ace dealt by the generic algorithm (make_deal)"
+    if gen == "constructed":
+        return f"{game}, constructed (benchmarks/_constructed.py; see below)"
+    return f"patience deal {game} --seed {seed} -g {gen} -o tests/data/matrix/{name}"
 
 
 def build_game(
@@ -168,7 +194,8 @@ def build_game(
     means = second_means(gf, trust)
     tries = [(g, int(n)) for g, n in (t.rsplit(":", 1) for t in args.try_deals)]
     seeds = [(gen, s) for _, s, _ in hints] + [(gen, s) for s in range(1, args.seeds + 1)]
-    candidates = list(dict.fromkeys(tries + seeds))
+    built = [("constructed", 0)] if args.construct else []
+    candidates = list(dict.fromkeys(tries + seeds + built))
     fp = rules_fingerprint(gf.name)
     entry: dict[str, Any] = {"rules": fp, "generator": gen}
     need = {"W", "L"} if args.need == "both" else {"W" if args.need == "won" else "L"}
@@ -179,7 +206,7 @@ def build_game(
                     entry[key] = old[key]
     tried = 0
     for gen, seed in candidates:
-        if not need or tried >= args.seeds + len(tries):
+        if not need or tried >= args.seeds + len(tries) + len(built):
             break
         tried += 1
         inst = make_deal(gf.name, gen, seed)
@@ -240,13 +267,13 @@ def build_game(
                 a["command"] = a["command"].replace("{file}", name)
         entry[WORD[v]] = {
             "file": name,
-            "deal": f"patience deal {gf.name} --seed {seed} -g {gen} -o tests/data/matrix/{name}"
-            if gen != "descending"
-            else f"{gf.name}, the deck sorted King to Ace dealt by the generic algorithm (make_deal)",
+            "deal": deal_text(gf.name, gen, seed, name),
             "verdict": "solved" if v == "W" else "unsolvable",
             "means": asked,
             "measured": f"{datetime.date.today()} load {'/'.join(f'{x:.1f}' for x in os.getloadavg())}",
         }
+        if gen == "constructed":
+            entry[WORD[v]]["construction"] = construct(gf.name)[1]
         need.discard(v)
     for v in sorted(need):
         entry[WORD[v]] = None
@@ -284,6 +311,25 @@ def readme(index: dict[str, Any]) -> str:
         w = cell(e.get("won"), e.get("won_note", ""))
         lo = cell(e.get("lost"), e.get("lost_note", ""))
         lines.append(f"| {game} | {w[0]} | {w[1]} | {lo[0]} | {lo[1]} |")
+    built = [
+        (game, kind, e[kind]["construction"])
+        for game, e in sorted(index.items())
+        for kind in WORD.values()
+        if e.get(kind) and "construction" in e[kind]
+    ]
+    if built:
+        lines += [
+            "",
+            "## Constructed deals",
+            "",
+            "Games whose lost deals are too rare to find by seed (win rates of 97-99.9 %) have a deal",
+            "made by `benchmarks/_constructed.py` (`build_matrix.py --construct`): the cards are placed so",
+            "that nothing can ever be built or played home (the argument is in the docstring of the",
+            "construction named). The verdict is still established by two means run on the deal, as for",
+            "every other deal.",
+            "",
+        ]
+        lines += [f"- {game} ({kind}): {how}." for game, kind, how in built]
     return "\n".join(lines) + "\n"
 
 
@@ -304,6 +350,12 @@ def main() -> None:
         action="store_true",
         help="also record deals dfs leaves undecided when two other means agree (the test then expects dfs "
         "to fail: a known gap)",
+    )
+    ap.add_argument(
+        "--construct",
+        action="store_true",
+        help="after the seeds, try the game's constructed deal (benchmarks/_constructed.py: nothing can ever "
+        "be built or played home), for games whose lost deals are too rare to find by seed",
     )
     ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
     args = ap.parse_args()

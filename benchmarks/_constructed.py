@@ -1,0 +1,245 @@
+"""Constructed full-size deals whose loss is plain to see, for games whose lost deals are too rare to find
+by seed (published win rates of 97-99.9 %).
+
+Each construction places the cards so that, before any card has been built or played home, no card can
+be built or played home: the only legal moves are parking cards in free cells and dealing the stock, and
+after those nothing moves, so the game is lost. The argument is in each function's docstring. Nothing
+here decides a verdict: ``build_matrix.py`` (``--construct``) runs the constructed deal through dfs and a
+second means (Solvitaire on the deal given as its JSON, or planning's complete search) like any deal and
+records it only when they agree.
+
+``construct(game)`` picks the construction the game's rules allow (by rule features, not by name) and
+returns the instance with one line saying how it was made; :class:`ConstructError` says why none fits.
+
+The "depth" of a card is the number of cards above it in its pile (a top card has depth 0). Cards are
+chosen from pools in a fixed order (rank, then suit C D H S, then deck copy), pile by pile bottom to top,
+skipping a card that would lie directly on its successor (rank one higher), so no pile holds a built pair
+that could move as a group.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from patience.cards import Card, Deck
+from patience.instance import Instance, Layout, hole_start_cards
+from patience.rules import RuleSet, load_game
+
+ODD_NOTE = "odd ranks 3, 5, ..., K"
+EVEN_NOTE = "even ranks 2, 4, ..., Q"
+
+
+class ConstructError(Exception):
+    """No construction fits the game's rules; the message says why."""
+
+
+def _deck(rules: RuleSet) -> list[Card]:
+    d = rules.deck
+    return sorted(Deck(d.suits, d.ranks, d.decks).cards(), key=lambda c: (c.rank, c.suit))
+
+
+def _fill(columns: list[list[str]], pools: dict[str, list[Card]]) -> list[list[Card]]:
+    """Give each slot (a pool name, columns listed bottom to top) a card of its pool that is not the
+    predecessor of the card below it: the first such card of the rank the pool holds most of (so no rank
+    is left over to the end); every pool must be used up exactly."""
+    out: list[list[Card]] = []
+    for col in columns:
+        pile: list[Card] = []
+        for name in col:
+            pool = pools[name]
+            below = pile[-1].rank if pile else None
+            fits = [i for i, c in enumerate(pool) if c.rank + 1 != below]
+            if not fits:
+                raise ConstructError(f"no card of pool {name!r} fits on rank {below}")
+            count = Counter(c.rank for c in pool)
+            pick = min(fits, key=lambda i: (-count[pool[i].rank], i))
+            pile.append(pool.pop(pick))
+        out.append(pile)
+    left = {n: len(p) for n, p in pools.items() if p}
+    if left:
+        raise ConstructError(f"cards left over: {left}")
+    return out
+
+
+def _check_standard(rules: RuleSet) -> None:
+    d = rules.deck
+    if (d.suits, d.ranks) != (4, 13) or rules.gaps.rows or rules.reserve.size:
+        raise ConstructError("needs a standard deck, a tableau, no Gaps grid and no reserve")
+    f = rules.foundations
+    if f.kind != "hole" and (f.initial != "none" or f.base != "ace"):
+        raise ConstructError("needs empty foundations built from the Ace")
+
+
+def parity(rules: RuleSet) -> tuple[Layout, str]:
+    """Tableau building down regardless of suit (Spider family, Spanish Patience, Stronghold).
+
+    With ``c`` free cells and no stock, the top ``c + 1`` cards of every pile get non-Ace odd ranks:
+    until something is built or played home, at most ``c`` cards have left the tableau, so every card
+    that is on top or in a cell is one of them. Two odd ranks are never adjacent, so none builds on
+    another, and no Ace is in reach, so no foundation takes a card; a card in a cell can only go back by
+    building (no pile can empty: each holds more than ``c`` cards). With a stock dealing one card to each
+    pile (and no cells), the cards on top between two deals (the tops, then each deal together with the
+    tops it leaves uncovered) share one parity, odd and even in turn, never an Ace: nothing ever moves
+    but the stock, and when it is dealt out the game is lost.
+    """
+    _check_standard(rules)
+    t, s, c = rules.tableau, rules.stock, rules.cells
+    if t.build != "any-suit" or t.direction != "down" or t.wrap or t.group_moves == "whole-pile":
+        raise ConstructError("needs building down regardless of suit, without wrap or whole-pile moves")
+    if rules.foundations.kind not in ("suits", "runs") or c.prefilled:
+        raise ConstructError("needs suit or run foundations and no prefilled cells")
+    if s.size and (s.deal_to != "tableau" or c.count):
+        raise ConstructError("needs a stock dealing to the tableau and no cells, or no stock")
+    sizes = rules.tableau_sizes()
+    if min(sizes) <= c.count:
+        raise ConstructError("needs every pile deeper than the number of cells")
+    n = len(sizes)
+    columns = [["hidden"] * (k - 1) + ["odd"] for k in sizes]
+    if not s.size:
+        columns = [["hidden"] * (k - c.count - 1) + ["odd"] * (c.count + 1) for k in sizes]
+    deals, left, stage = [], s.size, "odd"
+    while left:
+        m = min(n, left)
+        stage = stage if m < n else ("even" if stage == "odd" else "odd")  # a part deal keeps the stage
+        deals.append(m)
+        for i in range(m):
+            columns[i].append(stage)
+        left -= m
+    need = {p: sum(col.count(p) for col in columns) for p in ("odd", "even")}
+    deck = _deck(rules)
+    odd = [x for x in deck if x.rank > 1 and x.rank % 2]
+    even = [x for x in deck if x.rank % 2 == 0]
+    if need["odd"] > len(odd) or need["even"] > len(even):
+        raise ConstructError(f"needs {need} visible cards, the deck has {len(odd)} odd and {len(even)} even")
+    pools = {"odd": odd[: need["odd"]], "even": even[: need["even"]]}
+    hidden = list(deck)  # the rest; remove() drops one copy each (two-deck games hold equal cards)
+    for x in pools["odd"] + pools["even"]:
+        hidden.remove(x)
+    pools["hidden"] = hidden
+    piles = _fill(columns, pools)
+    tableau = tuple(tuple(p[:k]) for p, k in zip(piles, sizes, strict=True))
+    dealt: list[Card] = []  # in the order the stock deals them: deal 1 to piles 0.., deal 2, ...
+    for d, m in enumerate(deals):
+        dealt += [piles[i][sizes[i] + d] for i in range(m)]
+    layout = Layout(
+        tableau=tableau,
+        foundations=tuple(() for _ in range(rules.n_foundations)),
+        cells=(None,) * c.count,
+        stock=tuple(reversed(dealt)),  # listed bottom to top: the top card is dealt first
+    )
+    if s.size:
+        how = (
+            f"parity construction: the top cards and each stock deal get {ODD_NOTE} and {EVEN_NOTE} in "
+            "turn (a part deal keeps the parity of the tops it leaves), the Aces lie under the tops, so "
+            "only the stock ever moves"
+        )
+    else:
+        how = (
+            f"parity construction: the top {c.count + 1} card(s) of every pile have {ODD_NOTE} (the Aces "
+            f"lie below), so with {c.count} cell(s) no card can ever be built or played home"
+        )
+    return layout, how
+
+
+def suit_layers(rules: RuleSet) -> tuple[Layout, str]:
+    """Building down in suit with two free cells (Seahaven Towers: two of four cells dealt to).
+
+    Until something is built or played home at most two cards have left the tableau, so a card that can
+    move lies at depth d <= 2 (or in a cell), and the card it would go on lies at depth e in another pile
+    with d + e <= 2 (counting a card taken to a cell as one removal). The layers: the tops and the dealt
+    cells hold Spades and Hearts of odd rank 3..K, depth 1 Clubs and Diamonds of odd rank, depth 2 Clubs
+    and Diamonds of even rank, the Aces deeper. Within a layer of one parity no card is its suit's
+    successor of another; across the layers that can meet (tops and cells with every layer, depth 1 with
+    depth 1) the suits differ. So nothing builds, no Ace comes into reach, and (no pile can empty) a cell
+    card never returns: only parking moves exist.
+    """
+    _check_standard(rules)
+    t, c = rules.tableau, rules.cells
+    if t.build != "same-suit" or t.direction != "down" or t.wrap or t.group_moves == "whole-pile":
+        raise ConstructError("needs building down in suit, without wrap or whole-pile moves")
+    if rules.foundations.kind != "suits" or rules.stock.size or c.count - c.prefilled != 2:
+        raise ConstructError("needs suit foundations, no stock and exactly two free cells")
+    sizes = rules.tableau_sizes()
+    if min(sizes) < 4 or len(sizes) + c.prefilled > 12 or len(sizes) > 12:
+        raise ConstructError("needs at most 12 piles of at least 4 cards, tops and dealt cells at most 12")
+    deck = _deck(rules)
+    red_black = [x for x in deck if x.suit in (2, 3) and x.rank > 1 and x.rank % 2]  # H S, odd
+    cd_odd = [x for x in deck if x.suit in (0, 1) and x.rank > 1 and x.rank % 2]
+    cd_even = [x for x in deck if x.suit in (0, 1) and x.rank % 2 == 0]
+    n = len(sizes)
+    cells = red_black[n : n + c.prefilled]
+    pools = {"top": red_black[:n], "d1": cd_odd[:n], "d2": cd_even[:n]}
+    used = cells + [x for p in pools.values() for x in p]
+    pools["hidden"] = [x for x in deck if x not in used]  # one deck: every card is unique
+    piles = _fill([["hidden"] * (k - 3) + ["d2", "d1", "top"] for k in sizes], pools)
+    layout = Layout(
+        tableau=tuple(tuple(p) for p in piles),
+        foundations=tuple(() for _ in range(rules.n_foundations)),
+        cells=tuple(cells) + (None,) * (c.count - c.prefilled),
+    )
+    how = (
+        "suit-layer construction: tops and dealt cells Spades/Hearts of odd rank, depth 1 Clubs/Diamonds of "
+        "odd rank, depth 2 Clubs/Diamonds of even rank, Aces deeper, so with two free cells no card can "
+        "ever be built or played home"
+    )
+    return layout, how
+
+
+def hole_depth(rules: RuleSet) -> tuple[Layout, str]:
+    """A hole game without building, with ``c`` cells (Worm Hole): the eight cards one rank above or below
+    the hole's start card lie at depth c + 1 or deeper. Until a card goes to the hole at most ``c`` cards
+    have left the tableau (to the cells, from where they can only go to the hole), so every card on top or
+    in a cell lies at depth <= c: none fits on the hole, and after the parking moves nothing moves."""
+    _check_standard(rules)
+    f, t, c = rules.foundations, rules.tableau, rules.cells
+    if f.kind != "hole" or f.count != 1 or len(f.start) != 1 or t.build != "none" or rules.stock.size:
+        raise ConstructError("needs one hole with a start card, no building and no stock")
+    start = hole_start_cards(rules)[0]
+    near = (
+        {(start.rank % 13) + 1, ((start.rank - 2) % 13) + 1} if f.wrap else {start.rank - 1, start.rank + 1}
+    )
+    deck = _deck(rules)
+    deck.remove(start)
+    sizes = rules.tableau_sizes()
+    slots = sum(max(0, k - c.count - 1) for k in sizes)
+    deep = [x for x in deck if x.rank in near]
+    if slots < len(deep):
+        raise ConstructError(f"{len(deep)} cards must lie deeper than {c.count}, only {slots} places do")
+    columns, free = [], len(deep)  # the deep cards take the deepest places of the first piles
+    for k in sizes:
+        m = min(free, max(0, k - c.count - 1))
+        columns.append(["deep"] * m + ["any"] * (k - m))
+        free -= m
+    pools = {"deep": deep, "any": [x for x in deck if x.rank not in near]}
+    piles = _fill(columns, pools)
+    layout = Layout(
+        tableau=tuple(tuple(p) for p in piles),
+        foundations=((start,),),
+        cells=(None,) * c.count,
+    )
+    how = (
+        f"hole-depth construction: the cards next in rank to the hole's {start} lie at the bottom of piles "
+        f"(depth > {c.count}), so with {c.count} cell(s) no card ever reaches the hole"
+    )
+    return layout, how
+
+
+CONSTRUCTIONS: tuple[Callable[[RuleSet], tuple[Layout, str]], ...] = (parity, suit_layers, hole_depth)
+
+
+def construct(game: str) -> tuple[Instance, str]:
+    """The game's constructed deal (the first construction whose rules fit) and how it was made."""
+    rules = load_game(game).rules
+    why = []
+    for make in CONSTRUCTIONS:
+        try:
+            layout, how = make(rules)
+        except ConstructError as err:
+            why.append(f"{make.__name__}: {err}")
+            continue
+        inst = Instance.build(
+            game, layout, source={"generator": "constructed", "construction": make.__name__}
+        )
+        return inst, how
+    raise ConstructError(f"{game}: no construction fits ({'; '.join(why)})")
