@@ -1,15 +1,18 @@
 """Constructed full-size deals whose loss is plain to see, for games whose lost deals are too rare to find
 by seed (published win rates of 97-99.9 %).
 
-Each construction places the cards so that, before any card has been built or played home, no card can
-be built or played home: the only legal moves are parking cards in free cells and dealing the stock, and
-after those nothing moves, so the game is lost. The argument is in each function's docstring. Nothing
-here decides a verdict: ``build_matrix.py`` (``--construct``) runs the constructed deal through dfs and a
-second means (Solvitaire on the deal given as its JSON, or planning's complete search) like any deal and
-records it only when they agree.
+Each construction but the Gaps one places the cards so that, before any card has been built or played
+home, no card can be built or played home: the only legal moves are parking cards in free cells and
+dealing the stock, and after those nothing moves, so the game is lost. The argument is in each function's
+docstring. Gaps redeals lay cards out in a pseudo-random order, so no deal's loss is plain there:
+:func:`gaps_rows` makes near-complete deals whose whole game tree is small instead. Nothing here decides
+a verdict: ``build_matrix.py`` (``--construct``) runs the constructed deal through dfs and a second
+means (Solvitaire on the deal given as its JSON, or planning's complete search) like any deal and records
+it only when they agree.
 
-``construct(game)`` picks the construction the game's rules allow (by rule features, not by name) and
-returns the instance with one line saying how it was made; :class:`ConstructError` says why none fits.
+``construct(game, k)`` picks the construction the game's rules allow (by rule features, not by name) and
+returns its variant ``k`` (only Gaps has more than variant 0) with one line saying how it was made;
+:class:`ConstructError` says why none fits.
 
 The "depth" of a card is the number of cards above it in its pile (a top card has depth 0). Cards are
 chosen from pools in a fixed order (rank, then suit C D H S, then deck copy), pile by pile bottom to top,
@@ -24,6 +27,7 @@ from collections.abc import Callable
 
 from patience.cards import Card, Deck
 from patience.instance import Instance, Layout, hole_start_cards
+from patience.rng import shuffle_mt
 from patience.rules import RuleSet, load_game
 
 ODD_NOTE = "odd ranks 3, 5, ..., K"
@@ -71,7 +75,12 @@ def _check_standard(rules: RuleSet) -> None:
         raise ConstructError("needs empty foundations built from the Ace")
 
 
-def parity(rules: RuleSet) -> tuple[Layout, str]:
+def _one_variant(k: int) -> None:
+    if k:
+        raise ConstructError(f"variant {k}: this construction has only variant 0")
+
+
+def parity(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     """Tableau building down regardless of suit (Spider family, Spanish Patience, Stronghold).
 
     With ``c`` free cells and no stock, the top ``c + 1`` cards of every pile get non-Ace odd ranks:
@@ -91,6 +100,7 @@ def parity(rules: RuleSet) -> tuple[Layout, str]:
         raise ConstructError("needs suit or run foundations and no prefilled cells")
     if s.size and (s.deal_to != "tableau" or c.count):
         raise ConstructError("needs a stock dealing to the tableau and no cells, or no stock")
+    _one_variant(k)
     sizes = rules.tableau_sizes()
     if min(sizes) <= c.count:
         raise ConstructError("needs every pile deeper than the number of cells")
@@ -142,7 +152,7 @@ def parity(rules: RuleSet) -> tuple[Layout, str]:
     return layout, how
 
 
-def suit_layers(rules: RuleSet) -> tuple[Layout, str]:
+def suit_layers(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     """Building down in suit with two free cells (Seahaven Towers: two of four cells dealt to).
 
     Until something is built or played home at most two cards have left the tableau, so a card that can
@@ -160,6 +170,7 @@ def suit_layers(rules: RuleSet) -> tuple[Layout, str]:
         raise ConstructError("needs building down in suit, without wrap or whole-pile moves")
     if rules.foundations.kind != "suits" or rules.stock.size or c.count - c.prefilled != 2:
         raise ConstructError("needs suit foundations, no stock and exactly two free cells")
+    _one_variant(k)
     sizes = rules.tableau_sizes()
     if min(sizes) < 4 or len(sizes) + c.prefilled > 12 or len(sizes) > 12:
         raise ConstructError("needs at most 12 piles of at least 4 cards, tops and dealt cells at most 12")
@@ -186,7 +197,7 @@ def suit_layers(rules: RuleSet) -> tuple[Layout, str]:
     return layout, how
 
 
-def hole_depth(rules: RuleSet) -> tuple[Layout, str]:
+def hole_depth(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     """A hole game without building, with ``c`` cells (Worm Hole): the eight cards one rank above or below
     the hole's start card lie at depth c + 1 or deeper. Until a card goes to the hole at most ``c`` cards
     have left the tableau (to the cells, from where they can only go to the hole), so every card on top or
@@ -195,6 +206,7 @@ def hole_depth(rules: RuleSet) -> tuple[Layout, str]:
     f, t, c = rules.foundations, rules.tableau, rules.cells
     if f.kind != "hole" or f.count != 1 or len(f.start) != 1 or t.build != "none" or rules.stock.size:
         raise ConstructError("needs one hole with a start card, no building and no stock")
+    _one_variant(k)
     start = hole_start_cards(rules)[0]
     near = (
         {(start.rank % 13) + 1, ((start.rank - 2) % 13) + 1} if f.wrap else {start.rank - 1, start.rank + 1}
@@ -225,16 +237,59 @@ def hole_depth(rules: RuleSet) -> tuple[Layout, str]:
     return layout, how
 
 
-CONSTRUCTIONS: tuple[Callable[[RuleSet], tuple[Layout, str]], ...] = (parity, suit_layers, hole_depth)
+GAPS_RUN = 7  # cards 2..8 in place at the left of every row
 
 
-def construct(game: str) -> tuple[Instance, str]:
-    """The game's constructed deal (the first construction whose rules fit) and how it was made."""
+def gaps_rows(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
+    """Gaps with the standard deck in four rows: a near-complete deal, variant ``k``.
+
+    Row r holds 2..8 of suit r (C D H S; the suit the basic variant's row r takes) in columns 0-6, then
+    four of the sixteen cards 9..Q in the order :func:`patience.rng.shuffle_mt` gives them for seed
+    ``k``, then the King of suit r + 1 (mod 4) and a gap. Every gap lies right of a King, so nothing moves
+    and the first move is a redeal (if any). The redeals lay the loose cards out in a pseudo-random order,
+    so the verdict is not plain: it is whatever the complete searches find, but with 28 of the 48 cards in
+    place the whole game tree is small (about a thousand nodes), so they find it fast. ``build_matrix``
+    tries the variants 0, 1, ... in turn, as it tries seeds.
+    """
+    d, g = rules.deck, rules.gaps
+    if (d.suits, d.ranks, d.decks) != (4, 13, 1) or g.rows != 4:
+        raise ConstructError("needs a Gaps grid of four rows and the standard deck")
+    loose = shuffle_mt([Card(r, s) for s in range(4) for r in range(GAPS_RUN + 2, 13)], k)
+    n = 13 - GAPS_RUN - 2
+    grid = tuple(
+        tuple(
+            [Card(r, s) for r in range(2, GAPS_RUN + 2)]
+            + loose[s * n : (s + 1) * n]
+            + [Card(13, (s + 1) % 4)]
+        )
+        + (None,)
+        for s in range(4)
+    )
+    how = (
+        f"near-complete construction, variant {k}: row r holds 2..8 of suit r (C D H S), four of the cards "
+        f"9..Q in the order shuffle_mt gives them for seed {k}, the King of the next suit and a gap, so the "
+        "first move is a redeal; the redeals are pseudo-random, so the loss is not plain but the game tree "
+        "is small"
+    )
+    return Layout(grid=grid), how
+
+
+CONSTRUCTIONS: tuple[Callable[[RuleSet, int], tuple[Layout, str]], ...] = (
+    parity,
+    suit_layers,
+    hole_depth,
+    gaps_rows,
+)
+
+
+def construct(game: str, k: int = 0) -> tuple[Instance, str]:
+    """Variant ``k`` of the game's constructed deal (the first construction whose rules fit) and how it
+    was made."""
     rules = load_game(game).rules
     why = []
     for make in CONSTRUCTIONS:
         try:
-            layout, how = make(rules)
+            layout, how = make(rules, k)
         except ConstructError as err:
             why.append(f"{make.__name__}: {err}")
             continue

@@ -12,12 +12,13 @@ deals dfs leaves undecided are recorded when two other means agree (dfs's gap, v
 Deals come from the generator the second means understands (``solvitaire`` for games with a Solvitaire
 preset, ``pysol`` for the PySol hole games, else ``portable``), seeds tried in the order hinted by a
 ``bench_crosscheck`` log (``--hints``: deals dfs decided fastest first) and then 1, 2, ... up to
-``--seeds``. Two deals come from no seed: ``descending:0`` (``--try``, see :func:`make_deal`) and, with
-``--construct``, last, the game's constructed deal (``benchmarks/_constructed.py``: cards placed so that
-nothing can ever be built or played home, for games whose lost deals are too rare to find by seed); their
-verdicts are established like any other (Solvitaire reads them as its JSON deal), and the README says
-how each constructed deal was made. Solvitaire is not asked on games whose model says its rules differ
-from the preset (``solvitaire_differs``) or that have a conflict in the hints log.
+``--seeds``. Some deals come from no seed: ``descending:0`` (``--try``, see :func:`make_deal`) and, with
+``--construct N``, last, variants 0..N-1 of the game's constructed deal (``benchmarks/_constructed.py``:
+cards placed so that nothing can ever be built or played home, or near-complete Gaps deals, for games
+whose lost deals are too rare to find by seed); their verdicts are established like any other
+(Solvitaire reads them as its JSON deal), and the README says how each constructed deal was made.
+Solvitaire is not asked on games whose model says its rules differ from the preset
+(``solvitaire_differs``) or that have a conflict in the hints log.
 
 Writes ``tests/data/matrix/<game>-won.json`` / ``-lost.json`` (instance files, as ``patience deal -o``),
 ``index.json`` (per game: the model's rules fingerprint, and per deal the verdict and every means asked,
@@ -44,7 +45,7 @@ from typing import Any, NoReturn
 
 import _solvitaire
 import msgspec
-from _constructed import construct
+from _constructed import ConstructError, construct
 from bench_dfs import BHS, HOLE_GAMES
 from bench_dfs import peer as bhs_peer
 
@@ -163,9 +164,9 @@ def make_deal(game: str, gen: str, seed: int) -> Instance:
     """Deal ``seed`` of generator ``gen``; ``descending`` is the deck sorted King to Ace (the seed unused)
     dealt by the generic algorithm, so every pile descends bottom to top and the lowest cards lie on top:
     a won deal for games whose won deals are too rare to find by seed (British Canister: 1.3 in 10^6).
-    ``constructed`` is the game's constructed deal (:func:`_constructed.construct`, the seed unused)."""
+    ``constructed`` is variant ``seed`` of the game's constructed deal (:func:`_constructed.construct`)."""
     if gen == "constructed":
-        return construct(game)[0]
+        return construct(game, seed)[0]
     if gen != "descending":
         return deal(game, seed, gen)
     rules = load_game(game).rules
@@ -179,7 +180,7 @@ def deal_text(game: str, gen: str, seed: int, name: str) -> str:
     if gen == "descending":
         return f"{game}, the deck sorted King to Ace dealt by the generic algorithm (make_deal)"
     if gen == "constructed":
-        return f"{game}, constructed (benchmarks/_constructed.py; see below)"
+        return f"{game}, constructed variant {seed} (benchmarks/_constructed.py; see below)"
     return f"patience deal {game} --seed {seed} -g {gen} -o tests/data/matrix/{name}"
 
 
@@ -194,7 +195,7 @@ def build_game(
     means = second_means(gf, trust)
     tries = [(g, int(n)) for g, n in (t.rsplit(":", 1) for t in args.try_deals)]
     seeds = [(gen, s) for _, s, _ in hints] + [(gen, s) for s in range(1, args.seeds + 1)]
-    built = [("constructed", 0)] if args.construct else []
+    built = [("constructed", k) for k in range(args.construct)]
     candidates = list(dict.fromkeys(tries + seeds + built))
     fp = rules_fingerprint(gf.name)
     entry: dict[str, Any] = {"rules": fp, "generator": gen}
@@ -209,7 +210,11 @@ def build_game(
         if not need or tried >= args.seeds + len(tries) + len(built):
             break
         tried += 1
-        inst = make_deal(gf.name, gen, seed)
+        try:
+            inst = make_deal(gf.name, gen, seed)
+        except ConstructError as err:
+            print(f"  {gf.name}: {err}", flush=True)
+            continue
         v, dt = ours(inst, "dfs", args.limit, args.memory_mb)
         print(f"  {gf.name}:{seed} dfs {v} {dt:.2f} s", flush=True)
         if v == "E":
@@ -273,7 +278,7 @@ def build_game(
             "measured": f"{datetime.date.today()} load {'/'.join(f'{x:.1f}' for x in os.getloadavg())}",
         }
         if gen == "constructed":
-            entry[WORD[v]]["construction"] = construct(gf.name)[1]
+            entry[WORD[v]]["construction"] = construct(gf.name, seed)[1]
         need.discard(v)
     for v in sorted(need):
         entry[WORD[v]] = None
@@ -325,8 +330,9 @@ def readme(index: dict[str, Any]) -> str:
             "Games whose lost deals are too rare to find by seed (win rates of 97-99.9 %) have a deal",
             "made by `benchmarks/_constructed.py` (`build_matrix.py --construct`): the cards are placed so",
             "that nothing can ever be built or played home (the argument is in the docstring of the",
-            "construction named). The verdict is still established by two means run on the deal, as for",
-            "every other deal.",
+            "construction named), or for Gaps, whose redeals are pseudo-random, the deal is near-complete",
+            "so its whole game tree is small. The verdict is still established by two means run on the",
+            "deal, as for every other deal.",
             "",
         ]
         lines += [f"- {game} ({kind}): {how}." for game, kind, how in built]
@@ -353,14 +359,19 @@ def main() -> None:
     )
     ap.add_argument(
         "--construct",
-        action="store_true",
-        help="after the seeds, try the game's constructed deal (benchmarks/_constructed.py: nothing can ever "
-        "be built or played home), for games whose lost deals are too rare to find by seed",
+        type=int,
+        nargs="?",
+        const=1,
+        default=0,
+        metavar="N",
+        help="after the seeds, try variants 0..N-1 (default 1) of the game's constructed deal "
+        "(benchmarks/_constructed.py: nothing can ever be built or played home; Gaps: near-complete), for "
+        "games whose lost deals are too rare to find by seed",
     )
     ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
     args = ap.parse_args()
-    if args.seeds < 0 or args.limit <= 0:
-        die("--seeds must be >= 0 and --limit > 0")
+    if args.seeds < 0 or args.limit <= 0 or args.construct < 0:
+        die("--seeds and --construct must be >= 0 and --limit > 0")
     args.try_deals = [t for t in args.try_deals.split(",") if t]
     if any(":" not in t or not t.rsplit(":", 1)[1].isdigit() for t in args.try_deals):
         die(f"--try: expected GEN:SEED[,GEN:SEED...], got {','.join(args.try_deals)!r}")
