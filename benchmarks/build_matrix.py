@@ -193,13 +193,14 @@ def build_game(
     """
     gen = generator(gf)
     means = second_means(gf, trust)
+    need = {"W", "L"} if args.need == "both" else {"W" if args.need == "won" else "L"}
     tries = [(g, int(n)) for g, n in (t.rsplit(":", 1) for t in args.try_deals)]
-    seeds = [(gen, s) for _, s, _ in hints] + [(gen, s) for s in range(1, args.seeds + 1)]
+    # hinted deals of a kind not needed (a won deal when only a lost one is asked for) are not tried
+    seeds = [(gen, s) for _, s, v in hints if v in need] + [(gen, s) for s in range(1, args.seeds + 1)]
     built = [("constructed", k) for k in range(args.construct)]
     candidates = list(dict.fromkeys(tries + seeds + built))
     fp = rules_fingerprint(gf.name)
     entry: dict[str, Any] = {"rules": fp, "generator": gen}
-    need = {"W", "L"} if args.need == "both" else {"W" if args.need == "won" else "L"}
     if old.get("rules") == fp:
         for v in {"W", "L"} - need:
             for key in (WORD[v], f"{WORD[v]}_note"):
