@@ -145,9 +145,15 @@ def parity(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
             "only the stock ever moves"
         )
     else:
+        tops = (
+            "the top card of every pile has an odd rank 3, 5, ..., K"
+            if not c.count
+            else f"the top {c.count + 1} cards of every pile have {ODD_NOTE}"
+        )
+        cells = f" with {c.count} free cell{'s' * (c.count > 1)}" if c.count else ""
         how = (
-            f"parity construction: the top {c.count + 1} card(s) of every pile have {ODD_NOTE} (the Aces "
-            f"lie below), so with {c.count} cell(s) no card can ever be built or played home"
+            f"parity construction: {tops} (the Aces lie below), so{cells} no card can ever be built or "
+            "played home"
         )
     return layout, how
 
@@ -232,7 +238,7 @@ def hole_depth(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     )
     how = (
         f"hole-depth construction: the cards next in rank to the hole's {start} lie at the bottom of piles "
-        f"(depth > {c.count}), so with {c.count} cell(s) no card ever reaches the hole"
+        f"(deeper than {c.count} free cell{'s' * (c.count != 1)} can reach), so no card ever reaches the hole"
     )
     return layout, how
 
@@ -269,7 +275,7 @@ def gaps_rows(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
         f"near-complete construction, variant {k}: row r holds 2..8 of suit r (C D H S), four of the cards "
         f"9..Q in the order shuffle_mt gives them for seed {k}, the King of the next suit and a gap, so the "
         "first move is a redeal; the redeals are pseudo-random, so the loss is not plain but the game tree "
-        "is small"
+        "is small (variants are tried 0, 1, ... like seeds: the first both complete searches find lost)"
     )
     return Layout(grid=grid), how
 
