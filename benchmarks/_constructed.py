@@ -280,20 +280,79 @@ def gaps_rows(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     return Layout(grid=grid), how
 
 
+# Spider with two decks: where each card of a planted win lies. Run i is the suit i mod 4 (copy i // 4),
+# K..A; "r:i" is rank r of run i. Piles 0-9 bottom to top (the top card face up).
+SPIDER_PLANT = (
+    "3:2 4:2 5:2 6:2 7:2 13:0",
+    "5:3 6:3 7:3 1:2 2:2 13:1",
+    "3:4 4:4 5:4 6:4 7:4 13:2",
+    "5:5 6:5 7:5 1:4 2:4 13:3",
+    "6:6 7:6 1:5 2:5 13:4",
+    "2:6 3:6 4:6 5:6 13:5",
+    "1:7 2:7 3:7 4:7 13:6",
+    "5:7 6:7 7:7 1:6 13:7",
+    "2:3 3:3 4:3 1:0 2:0",
+    "3:5 4:5 1:3 1:1 2:1",
+)
+
+
+def spider_planted(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
+    """A won Spider deal with run foundations (the layout of :data:`SPIDER_PLANT`): ten piles
+    (6, 6, 6, 6, 5, ...) and a 50-card stock dealt in five rounds, two decks.
+
+    The Kings of the eight runs lie on top of piles 0-7, and the stock's round d (1-5) deals rank 13 - d
+    of run i onto pile i and ranks d + 2 of runs 0 and 1 onto piles 8 and 9, so after the five rounds
+    piles 0-7 hold K..8 of their run face up, and piles 8-9 hold 7..3 of runs 0 and 1 over their 2 and
+    Ace. The rest is laid so that each run, in the order 0, 1, ..., 7, finds its next card on top of a
+    pile once the runs before it are gone (run 6 takes its Ace from pile 7 after run 7's K..8 moves to a
+    space). So: deal all five rounds, then build and clear runs 0-7 in turn. The win is the validator's
+    replay; the solvers only have to find it.
+    """
+    d, t, s = rules.deck, rules.tableau, rules.stock
+    shape = (d.suits, d.ranks, d.decks, rules.tableau_sizes(), s.size, s.deal_to, s.deal_count)
+    if shape != (4, 13, 2, (6, 6, 6, 6, 5, 5, 5, 5, 5, 5), 50, "tableau", 1) or rules.cells.count:
+        raise ConstructError("needs Spider's two decks, ten piles of 6/5 cards and a 50-card stock, no cells")
+    if t.build != "any-suit" or t.group_moves != "same-suit" or t.empty != "any":
+        raise ConstructError("needs building down regardless of suit, same-suit groups, any card to a space")
+    if rules.foundations.kind != "runs":
+        raise ConstructError("needs run foundations (single cards home make other wins)")
+    _one_variant(k)
+
+    def card(text: str) -> Card:
+        r, i = map(int, text.split(":"))
+        return Card(r, int(i) % 4)
+
+    tableau = tuple(tuple(card(x) for x in pile.split()) for pile in SPIDER_PLANT)
+    dealt = [
+        card(f"{13 - r}:{i}") if i < 8 else card(f"{r + 2}:{i - 8}") for r in range(1, 6) for i in range(10)
+    ]
+    layout = Layout(
+        tableau=tableau,
+        foundations=tuple(() for _ in range(rules.n_foundations)),
+        stock=tuple(reversed(dealt)),
+    )
+    how = (
+        "planted win: the eight Kings on top of piles 0-7, the stock dealing Q..8 of each run onto its King, "
+        "the rest laid so that the runs can be built and cleared in turn (the win is the validator's replay)"
+    )
+    return layout, how
+
+
 CONSTRUCTIONS: tuple[Callable[[RuleSet, int], tuple[Layout, str]], ...] = (
     parity,
     suit_layers,
     hole_depth,
     gaps_rows,
 )
+WON_CONSTRUCTIONS: tuple[Callable[[RuleSet, int], tuple[Layout, str]], ...] = (spider_planted,)
 
 
-def construct(game: str, k: int = 0) -> tuple[Instance, str]:
-    """Variant ``k`` of the game's constructed deal (the first construction whose rules fit) and how it
-    was made."""
+def construct(game: str, k: int = 0, won: bool = False) -> tuple[Instance, str]:
+    """Variant ``k`` of the game's constructed lost deal (``won``: won deal), from the first
+    construction whose rules fit, and how it was made."""
     rules = load_game(game).rules
     why = []
-    for make in CONSTRUCTIONS:
+    for make in WON_CONSTRUCTIONS if won else CONSTRUCTIONS:
         try:
             layout, how = make(rules, k)
         except ConstructError as err:
@@ -303,4 +362,5 @@ def construct(game: str, k: int = 0) -> tuple[Instance, str]:
             game, layout, source={"generator": "constructed", "construction": make.__name__}
         )
         return inst, how
-    raise ConstructError(f"{game}: no construction fits ({'; '.join(why)})")
+    kind = "won" if won else "lost"
+    raise ConstructError(f"{game}: no {kind} construction fits ({'; '.join(why)})")

@@ -15,8 +15,9 @@ preset, ``pysol`` for the PySol hole games, else ``portable``), seeds tried in t
 ``--seeds``. Some deals come from no seed: ``descending:0`` (``--try``, see :func:`make_deal`) and, with
 ``--construct N``, last, variants 0..N-1 of the game's constructed deal (``benchmarks/_constructed.py``:
 cards placed so that nothing can ever be built or played home, or near-complete Gaps deals, for games
-whose lost deals are too rare to find by seed); their verdicts are established like any other
-(Solvitaire reads them as its JSON deal), and the README says how each constructed deal was made.
+whose lost deals are too rare to find by seed; a planted win where won deals are); their verdicts are
+established like any other (Solvitaire reads them as its JSON deal), and the README says how each
+constructed deal was made.
 Solvitaire is not asked on games whose model says its rules differ from the preset
 (``solvitaire_differs``) or that have a conflict in the hints log.
 
@@ -62,7 +63,11 @@ MATRIX = ROOT / "tests" / "data" / "matrix"
 CODE = {Status.SOLVED: "W", Status.UNSOLVABLE: "L"}
 WORD = {"W": "won", "L": "lost"}
 PEERS = ("solvitaire", "black-hole-solver")
-UNSEEDED = ("descending", "constructed")  # make_deal's deals that no registered generator makes
+UNSEEDED = (
+    "descending",
+    "constructed",
+    "constructed-won",
+)  # make_deal's deals that no registered generator makes
 
 
 def die(msg: str) -> NoReturn:
@@ -164,9 +169,10 @@ def make_deal(game: str, gen: str, seed: int) -> Instance:
     """Deal ``seed`` of generator ``gen``; ``descending`` is the deck sorted King to Ace (the seed unused)
     dealt by the generic algorithm, so every pile descends bottom to top and the lowest cards lie on top:
     a won deal for games whose won deals are too rare to find by seed (British Canister: 1.3 in 10^6).
-    ``constructed`` is variant ``seed`` of the game's constructed deal (:func:`_constructed.construct`)."""
-    if gen == "constructed":
-        return construct(game, seed)[0]
+    ``constructed`` is variant ``seed`` of the game's constructed lost deal, ``constructed-won`` of its
+    constructed won deal (:func:`_constructed.construct`)."""
+    if gen in ("constructed", "constructed-won"):
+        return construct(game, seed, won=gen == "constructed-won")[0]
     if gen != "descending":
         return deal(game, seed, gen)
     rules = load_game(game).rules
@@ -179,7 +185,7 @@ def deal_text(game: str, gen: str, seed: int, name: str) -> str:
     """How the recorded deal is made: a ``patience deal`` command, or words for the unseeded deals."""
     if gen == "descending":
         return f"{game}, the deck sorted King to Ace dealt by the generic algorithm (make_deal)"
-    if gen == "constructed":
+    if gen in ("constructed", "constructed-won"):
         return f"{game}, constructed variant {seed} (benchmarks/_constructed.py; see below)"
     return f"patience deal {game} --seed {seed} -g {gen} -o tests/data/matrix/{name}"
 
@@ -197,7 +203,12 @@ def build_game(
     tries = [(g, int(n)) for g, n in (t.rsplit(":", 1) for t in args.try_deals)]
     # hinted deals of a kind not needed (a won deal when only a lost one is asked for) are not tried
     seeds = [(gen, s) for _, s, v in hints if v in need] + [(gen, s) for s in range(1, args.seeds + 1)]
-    built = [("constructed", k) for k in range(args.construct)]
+    built = [
+        (g, k)
+        for g, v in (("constructed-won", "W"), ("constructed", "L"))
+        if v in need
+        for k in range(args.construct)
+    ]
     candidates = list(dict.fromkeys(tries + seeds + built))
     fp = rules_fingerprint(gf.name)
     entry: dict[str, Any] = {"rules": fp, "generator": gen}
@@ -278,8 +289,8 @@ def build_game(
             "means": asked,
             "measured": f"{datetime.date.today()} load {'/'.join(f'{x:.1f}' for x in os.getloadavg())}",
         }
-        if gen == "constructed":
-            entry[WORD[v]]["construction"] = construct(gf.name, seed)[1]
+        if gen in ("constructed", "constructed-won"):
+            entry[WORD[v]]["construction"] = construct(gf.name, seed, won=gen == "constructed-won")[1]
         need.discard(v)
     for v in sorted(need):
         entry[WORD[v]] = None
@@ -308,9 +319,11 @@ def readme(index: dict[str, Any]) -> str:
     def cell(e: dict[str, Any] | None, note: str) -> tuple[str, str]:
         if not e:
             return "-", note or "-"
-        agree = [m for m in e["means"] if m["verdict"] == e["means"][0]["verdict"]]
-        return e["deal"].split(" -o")[0].replace("patience deal ", ""), " + ".join(
-            f"{m['by']} {m['seconds']:.2f} s" for m in agree
+        code = "W" if e["verdict"] == "solved" else "L"
+        agree = [f"{m['by']} {m['seconds']:.2f} s" for m in e["means"] if m["verdict"] == code]
+        gap = [f"dfs undecided at {m['seconds']:.0f} s" for m in e["means"][:1] if m["verdict"] == "?"]
+        return e["deal"].split(" -o")[0].replace("patience deal ", ""), " + ".join(agree) + "".join(
+            f" ({g})" for g in gap
         )
 
     for game, e in sorted(index.items()):
@@ -332,8 +345,9 @@ def readme(index: dict[str, Any]) -> str:
             "made by `benchmarks/_constructed.py` (`build_matrix.py --construct`): the cards are placed so",
             "that nothing can ever be built or played home (the argument is in the docstring of the",
             "construction named), or for Gaps, whose redeals are pseudo-random, the deal is near-complete",
-            "so its whole game tree is small. The verdict is still established by two means run on the",
-            "deal, as for every other deal.",
+            "so its whole game tree is small. A won deal no seed gave is planted: laid out around a known",
+            "win. The verdict is still established by two means run on the deal, as for every other deal",
+            "(a win's second means may be the validator's replay).",
             "",
         ]
         lines += [f"- {game} ({kind}): {how}." for game, kind, how in built]
@@ -366,8 +380,8 @@ def main() -> None:
         default=0,
         metavar="N",
         help="after the seeds, try variants 0..N-1 (default 1) of the game's constructed deal "
-        "(benchmarks/_constructed.py: nothing can ever be built or played home; Gaps: near-complete), for "
-        "games whose lost deals are too rare to find by seed",
+        "(benchmarks/_constructed.py: lost, nothing can ever be built or played home, Gaps near-complete; "
+        "won, a planted win), for games whose deals of that kind are too rare to find by seed",
     )
     ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
     args = ap.parse_args()
