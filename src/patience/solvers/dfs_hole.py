@@ -181,11 +181,12 @@ def degree_ok(count: list[int], t: int, R: int, wrap: bool, ends: set[int] | Non
     at its two ends, so for each rank ``r``: ``e[r - 1] + e[r] = 2 * count[r] + [r == t] - [r == end]``,
     where the end is the rank of the last card played: some rank with cards left, and (``ends``) the
     rank of the bottom card of some non-empty pile, since the last card is alone when played (with
-    free cells, any card: it may wait in a cell while its pile is cleared). This linear system has at most one solution on a line or an odd cycle (a one-parameter
-    family on an even cycle); if for every possible end it has no solution in non-negative integers, no
-    order of plays removes the remaining cards. Tableau order is ignored, so this is only a necessary
-    condition. With ``king_blocks`` the walks are fewer (no step down from a King), so it stays
-    necessary; the caller keeps it off there all the same.
+    free cells, any card: it may wait in a cell while its pile is cleared). This linear system has at
+    most one solution on a line or an odd cycle (a one-parameter family on an even cycle); if for every
+    possible end it has no solution in non-negative integers, no order of plays removes the remaining
+    cards. Tableau order is ignored, so this is only a necessary condition. With ``king_blocks`` the
+    walks are fewer (no step down from a King), so it stays necessary; the caller keeps it off there
+    all the same.
     """
     ok_ends = [ends is None or x in ends for x in range(R + 1)]
     return hole_kernel._degree_ok(count, t, R, wrap, ok_ends, [0] * (R + 1))
