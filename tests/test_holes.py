@@ -84,7 +84,8 @@ def test_hole_game_problem_names_the_rule(game: str, over: dict, why: str) -> No
 
 
 def test_every_user_follows_the_predicate() -> None:
-    """engine.hole_only, dfs.prefers, cpsat, csp and families all decide by is_hole_game."""
+    """engine.hole_only, dfs.prefers (the hole search's rules), cpsat, csp and families all decide by
+    is_hole_game."""
     cases = [(g.name, {}) for g in list_games()] + [
         ("black-hole", {"tableau.empty": "any"}),
         ("black-hole", {"cells": 1}),
@@ -101,7 +102,7 @@ def test_every_user_follows_the_predicate() -> None:
         rules = inst.rules
         hole = is_hole_game(rules)
         assert Engine(inst).hole_only is hole, game
-        assert dfs.prefers(rules) is hole, game
+        assert dfs.prefers(rules) is (hole_search_problem(rules) is None), game
         assert family_supports(rules) is is_hole_game(rules, free_cells=1), game
         d = rules.deck
         small = d.suits * d.ranks * d.decks <= 20 and rules.foundations.count == 1

@@ -259,6 +259,8 @@ def test_too_wide_for_the_compiled_kernel_runs_uncompiled() -> None:
         assert solve(inst, "dfs", Limits(seconds=60)).status is Status.SOLVED
 
 
-@pytest.mark.parametrize("game", ["black-hole", "all-in-a-row", "binary-star"])
+@pytest.mark.parametrize(
+    "game", ["black-hole", "all-in-a-row", "binary-star", "worm-hole", "golf-solvitaire", "golf-thoughtful"]
+)
 def test_auto_picks_dfs_for_hole_games(game: str) -> None:
     assert base._pick_auto(load_game(game).rules).name == "dfs"

@@ -37,7 +37,8 @@ PREDICATES = (engine_supports, hole_prefers, rearrangement_prefers, hole_family,
         ("black-hole", {"suits": 4, "ranks": 5, "piles": 19}, HOLE | {"csp_supports"}),
         ("black-hole", {"suits": 3, "ranks": 7, "piles": 20}, HOLE),
         ("binary-star", {}, HOLE),  # two holes
-        ("worm-hole", {}, {"engine_supports", "hole_family"}),  # a free cell: cpsat's family, not dfs's rules
+        ("worm-hole", {}, HOLE),  # a free cell: the hole search and cpsat take it
+        ("golf-solvitaire", {}, {"engine_supports", "hole_prefers"}),  # a stock onto the hole: not cpsat
         ("gaps-basic-variant", {}, {"engine_supports", "gaps_family"}),
         ("gaps", {}, {"engine_supports"}),  # redeals: outside cpsat-gaps
         ("freecell", {}, {"engine_supports", "rearrangement_prefers"}),
