@@ -264,6 +264,27 @@ def test_every_hole_prune_cuts_somewhere() -> None:
 @pytest.mark.parametrize(
     ("game", "over"),
     [
+        ("golf-solvitaire", {"suits": 4, "ranks": 5, "piles": 4, "stock": 7}),  # a stock onto the hole
+        ("worm-hole", {"suits": 4, "ranks": 4, "piles": 5, "wrap": False}),  # a free cell
+    ],
+)
+def test_hole_prunes_cut_with_a_stock_and_a_cell(game: str, over: dict) -> None:
+    """With Golf's stock and Worm Hole's cell, each one-hole prune still changes the search on some deal
+    (so the ablations above test it), and never makes a complete search longer."""
+    for p in ("last_card", "one_card", "reach", "degree"):
+        base = ALL_PRUNES - {"degree"} if p == "reach" else ALL_PRUNES
+        changed = 0
+        for seed in range(1, 21):
+            inst = deal(game, seed, "portable", over)
+            a, b = _ablate(inst, base), _ablate(inst, base - {p})
+            changed += (a.nodes, a.reach_cuts) != (b.nodes, b.reach_cuts)
+            assert b.nodes >= a.nodes or a.won
+        assert changed, p
+
+
+@pytest.mark.parametrize(
+    ("game", "over"),
+    [
         ("worm-hole", {"suits": 3, "ranks": 5, "piles": 7}),
         ("golf-solvitaire", {"suits": 4, "ranks": 5, "piles": 4, "stock": 7}),
     ],
