@@ -143,7 +143,7 @@ HOLE_CASES = {
         {"suits": 1, "ranks": 7, "piles": 4, "wrap": False},
         {"suits": 2, "ranks": 5, "piles": 7, "cells": 1, "stock": 4, "stock.deal_to": "hole"},
     ],
-    "golf": [  # king_blocks: reach and degree do not apply; suits 1 (wins) has no same-rank cards
+    "golf": [  # king_blocks: reach and degree follow one-way steps; suits 1 (wins) has no same-rank cards
         {"suits": 1, "ranks": 5, "piles": 4, "wrap": True, "stock": 0, "thoughtful": True},
         {"suits": 3, "ranks": 5, "piles": 7, "stock": 0, "thoughtful": True},
         {"suits": 2, "ranks": 6, "piles": 4, "stock": 3, "thoughtful": True},
@@ -265,12 +265,13 @@ def test_every_hole_prune_cuts_somewhere() -> None:
     ("game", "over"),
     [
         ("golf-solvitaire", {"suits": 4, "ranks": 5, "piles": 4, "stock": 7}),  # a stock onto the hole
+        ("golf-thoughtful", {"suits": 3, "ranks": 6, "piles": 4, "stock": 5}),  # and nothing on a King
         ("worm-hole", {"suits": 4, "ranks": 4, "piles": 5, "wrap": False}),  # a free cell
     ],
 )
 def test_hole_prunes_cut_with_a_stock_and_a_cell(game: str, over: dict) -> None:
-    """With Golf's stock and Worm Hole's cell, each one-hole prune still changes the search on some deal
-    (so the ablations above test it), and never makes a complete search longer."""
+    """With Golf's stock (also with king_blocks) and Worm Hole's cell, each one-hole prune still changes
+    the search on some deal (so the ablations above test it), and never makes a complete search longer."""
     for p in ("last_card", "one_card", "reach", "degree"):
         base = ALL_PRUNES - {"degree"} if p == "reach" else ALL_PRUNES
         changed = 0

@@ -41,11 +41,12 @@ change). Conditions and proofs, here and nowhere else; every one holds for any h
 * ``reach``: :func:`rank_reach_ok` (rank reachability) cuts a state when some rank with cards left (on
   the tableau or in a cell) can no longer be reached from a hole top or a stock card still to come;
   tested when a rank runs out (or a hole leaves a rank that has run out) and after each stock deal.
-  Any number of holes, once none is empty; off with ``king_blocks``. Proof in :func:`rank_reach_ok`.
+  Any number of holes, once none is empty; with ``king_blocks`` too (the steps are followed in their
+  direction: nothing after a King). Proof in :func:`rank_reach_ok`.
 * ``degree``: :func:`degree_ok` (the walk-degree test) cuts a state when the remaining cards (tableau
-  and cells) cannot form one walk over ranks from the hole top; one hole only, at least 3 ranks, not
-  with ``king_blocks``, and only once the stock is dealt out (a deal jumps to any rank); tested at the
-  same moments as ``reach``. Proof in :func:`degree_ok`.
+  and cells) cannot form one walk over ranks from the hole top; one hole only, at least 3 ranks, and
+  only once the stock is dealt out (a deal jumps to any rank); tested at the same moments as ``reach``.
+  Proof in :func:`degree_ok`.
 
 Testing ``reach`` and ``degree`` at fewer moments than they could be tested only cuts less: each cut
 is proven for the state it is applied to. ``last_card``, ``one_card`` and ``equal_holes`` are *state
@@ -82,8 +83,8 @@ HOLE_PRUNES: dict[str, str] = {
     "last_card": "Wolter rule 1: no last card of a pile while a same-rank card tops a taller pile",
     "one_card": "Wolter rule 2: of same-rank one-card piles only the first",
     "equal_holes": "of holes with equal tops (or empty) only the first",
-    "reach": "rank reachability from the hole tops (not with king_blocks)",
-    "degree": "one hole: the remaining ranks must admit one walk (3+ ranks, not with king_blocks)",
+    "reach": "rank reachability from the hole tops and the stock's ranks",
+    "degree": "one hole, no stock left: the remaining ranks must admit one walk (3+ ranks)",
 }
 """The prunes of the hole search by name (conditions and proofs in the module docstring)."""
 
@@ -154,8 +155,8 @@ def rank_reach_ok(
     card ever played has a rank reachable from the seeds (the tops and the stock's ranks) by steps of
     ``adj`` through ranks with ``count > 0`` now. If some rank with cards left is not, no sequence of
     moves plays its cards, and the deal is lost from this state. Holds for any number of holes, cells
-    and stock cards; ``adj`` must contain every legal step (the caller turns the test off when a King
-    blocks, though following ``adj``'s direction the argument would hold there too).
+    and stock cards; ``adj`` must contain every legal step, and may be one-way (``king_blocks``: nothing
+    may be played on a King, so no step leaves it; the search follows each step's direction).
     """
     R = len(count) - 1
     flat = [0] * ((R + 1) * R)
@@ -185,8 +186,7 @@ def degree_ok(count: list[int], t: int, R: int, wrap: bool, ends: set[int] | Non
     most one solution on a line or an odd cycle (a one-parameter family on an even cycle); if for every
     possible end it has no solution in non-negative integers, no order of plays removes the remaining
     cards. Tableau order is ignored, so this is only a necessary condition. With ``king_blocks`` the
-    walks are fewer (no step down from a King), so it stays necessary; the caller keeps it off there
-    all the same.
+    walks are fewer (no step from a King), so the condition stays necessary.
     """
     ok_ends = [ends is None or x in ends for x in range(R + 1)]
     return hole_kernel._degree_ok(count, t, R, wrap, ok_ends, [0] * (R + 1))
@@ -294,8 +294,8 @@ def hole_search(
         R,
         table.capacity * HOLE_ENTRY_BYTES,
         # Each prune under the conditions of the module docstring.
-        reach="reach" in use and not engine.king_blocks,
-        degree="degree" in use and F == 1 and R >= 3 and not engine.king_blocks,
+        reach="reach" in use,
+        degree="degree" in use and F == 1 and R >= 3,
         wrap=engine.fwrap,
         last_card="last_card" in use,
         one_card="one_card" in use,
