@@ -124,6 +124,21 @@ def _rehash(old, new):
             new[-1 - _slot(new, v)] = v
 
 
+def _push_sorted(cand, n, mvs, sp, low, D, to):
+    """Sort ``cand[:n]`` ascending (priority bits above ``low``) and push each as the move
+    ``(cand & low) * D + to`` at ``mvs[sp:]``; return the new stack top (insertion sort: n is small)."""
+    for a in range(1, n):
+        v = cand[a]
+        b = a - 1
+        while b >= 0 and cand[b] > v:
+            cand[b + 1] = cand[b]
+            b -= 1
+        cand[b + 1] = v
+    for a in range(n):
+        mvs[sp + a] = (cand[a] & low) * D + to
+    return sp + n
+
+
 def _reach_ok(count, tops, F, adj, adjn, R, seen, todo, stock, dealt, S):
     """Is every rank with cards left reachable from a hole top or a stock card still to be dealt?
     (:func:`.dfs_hole.rank_reach_ok`)
@@ -301,16 +316,7 @@ def search(
                                     break  # Wolter rule 2
                             ms >>= 1
                             q += 1
-                    for a in range(1, n):  # insertion sort, ascending
-                        v = cand[a]
-                        b = a - 1
-                        while b >= 0 and cand[b] > v:
-                            cand[b + 1] = cand[b]
-                            b -= 1
-                        cand[b + 1] = v
-                    for a in range(n):
-                        mvs[sp + a] = (cand[a] & low) * D + F
-                    sp += n
+                    sp = _push_sorted(cand, n, mvs, sp, low, D, F)
             keep = 0  # the rank that keeps the walk's direction (one hole, below the root)
             if F == 1 and depth:
                 keep = same_dir[olds[depth - 1] * (R + 1) + tops[0]]
@@ -362,16 +368,7 @@ def search(
                     if not dup:
                         cand[n] = ((1 << hs) if rr == keep else 0) | (1 << sb) | (P + c)
                         n += 1
-                for a in range(1, n):  # insertion sort, ascending
-                    v = cand[a]
-                    b = a - 1
-                    while b >= 0 and cand[b] > v:
-                        cand[b + 1] = cand[b]
-                        b -= 1
-                    cand[b + 1] = v
-                for a in range(n):
-                    mvs[sp + a] = (cand[a] & low) * D + jj
-                sp += n
+                sp = _push_sorted(cand, n, mvs, sp, low, D, jj)
         if sp == fbase[depth]:
             # No move left here: back to the parent state.
             if depth == 0:
@@ -554,7 +551,7 @@ def compiled() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
         except ImportError:  # pragma: no cover - a broken numba install
             return None
         overload(_home)(_home_numba)
-        for helper in (_slot, _reach_ok, _walk_ok, _degree_ok):
+        for helper in (_slot, _push_sorted, _reach_ok, _walk_ok, _degree_ok):
             register_jitable(helper)  # callable from compiled code; the Python function is unchanged
         _COMPILED = (njit(cache=True)(search), njit(cache=True)(_rehash))
     return _COMPILED
