@@ -14,6 +14,8 @@ from patience.solvers.dfs import DfsSolver
 from patience.solvers.dominance import DOMINANCES, Dominances, applicable
 from patience.solvers.planning import PlanningSolver
 
+from .positions import freecell_position
+
 LIMITS = Limits(seconds=20)
 
 
@@ -150,18 +152,6 @@ def test_each_condition_switches_its_dominance(game: str, over: dict, name: str,
     assert (name in applicable(load_game(game, over).rules)) is applies
 
 
-def _freecell(piles: list[list[str]]) -> Engine:
-    """A hand-dealt FreeCell deal of 2 suits (clubs, diamonds) x 3 ranks in 3 piles of 2, 1 free cell."""
-    return Engine(
-        Instance.from_json(
-            {"format": "patience-instance/1", "game": "freecell",
-             "rules": {"suits": 2, "ranks": 3, "piles": 3, "cells": 1},
-             "deck": {"suits": 2, "ranks": 3, "decks": 1},
-             "layout": {"tableau": piles, "foundations": [[], []], "cells": [None]}}
-        )
-    )  # fmt: skip
-
-
 def _home_move(e: Engine, card: str) -> Move:
     """The legal foundation move of ``card`` (text)."""
     code = e.deck.code(e.deck.parse(card))
@@ -173,7 +163,7 @@ def _home_move(e: Engine, card: str) -> Move:
 def test_safe_home_plays_a_card_alone_only_when_its_builders_are_home() -> None:
     # AC has no builder: safe at once. Then 2C may go home, but AD (a red ace, which could be built on it)
     # is still out, so it is not forced.
-    e = _freecell([["3C", "AC"], ["AD", "2C"], ["3D", "2D"]])
+    e = freecell_position([["3C", "AC"], ["AD", "2C"], ["3D", "2D"]])
     dom = Dominances(e)
     assert dom.on == {"safe_home"}
     ace = _home_move(e, "AC")
@@ -183,7 +173,7 @@ def test_safe_home_plays_a_card_alone_only_when_its_builders_are_home() -> None:
     assert dom.forced(e.legal_moves()) is None and dom.fired["safe_home"] == 1
     assert dom.prune(e.legal_moves()) == e.legal_moves()  # no partial-pile cut in FreeCell
     # With AD home too, 2C (builder AD) and 2D (builder AC) are both safe.
-    e = _freecell([["3C", "AC"], ["2C", "AD"], ["3D", "2D"]])
+    e = freecell_position([["3C", "AC"], ["2C", "AD"], ["3D", "2D"]])
     dom = Dominances(e)
     for card in ("AC", "AD"):
         m = dom.forced(e.legal_moves())

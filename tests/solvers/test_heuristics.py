@@ -15,6 +15,8 @@ from patience.shrink import shrink
 from patience.solvers.base import Limits, Status, get_solver, solve
 from patience.solvers.heuristics import pick_heuristic
 
+from .positions import freecell_position
+
 LIMITS = Limits(seconds=20)
 # One small rule-set per heuristic (and per foundation style under "suits"): shrunk to about 12 cards.
 GAMES = {
@@ -86,24 +88,12 @@ def test_runs_bound_divides_by_the_run_length() -> None:
     assert h.admissible(e) < e.n_cards
 
 
-def _freecell(piles: list[list[str]]) -> Engine:
-    """A hand-dealt FreeCell deal of 2 suits (clubs, diamonds) x 3 ranks in 3 piles of 2, 1 free cell."""
-    return Engine(
-        Instance.from_json(
-            {"format": "patience-instance/1", "game": "freecell",
-             "rules": {"suits": 2, "ranks": 3, "piles": 3, "cells": 1},
-             "deck": {"suits": 2, "ranks": 3, "decks": 1},
-             "layout": {"tableau": piles, "foundations": [[], []], "cells": [None]}}
-        )
-    )  # fmt: skip
-
-
 def test_informed_counts_blockers() -> None:
     """A card above a lower card of its pile must move before that card goes home: a blocked order scores
     higher than the same cards in the order they go home, and more blockers score higher still."""
-    sorted_ = _freecell([["2C", "AC"], ["2D", "AD"], ["3C", "3D"]])
-    one = _freecell([["AC", "2C"], ["2D", "AD"], ["3C", "3D"]])
-    two = _freecell([["AC", "2C"], ["AD", "2D"], ["3C", "3D"]])
+    sorted_ = freecell_position([["2C", "AC"], ["2D", "AD"], ["3C", "3D"]])
+    one = freecell_position([["AC", "2C"], ["2D", "AD"], ["3C", "3D"]])
+    two = freecell_position([["AC", "2C"], ["AD", "2D"], ["3C", "3D"]])
     h = pick_heuristic(sorted_)
     assert h.name == "suits"
     scores = [h.informed(e) for e in (sorted_, one, two)]
