@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ..instance import Instance
 from ..rules import RuleSet
-from .base import Backend, Limits, MaxCards, Result, Status, get_solver
+from .base import Backend, Limits, MaxCards, Result, Status, _admits, get_solver
 from .registry import BACKENDS, engine_supports
 
 __all__ = ["Portfolio", "PortfolioOptions"]
@@ -53,8 +53,9 @@ class Portfolio(Backend):
     options: PortfolioOptions
 
     def supports(self, rules: RuleSet) -> bool:
-        """Rules every stage supports (the registry's predicate covers the default dfs + planning)."""
-        return engine_supports(rules) and all(get_solver(n).supports(rules) for n, _ in self.options.stages)
+        """Rules every stage supports, asked of the stages' registry entries (their light checks: no
+        backend module is imported to answer)."""
+        return engine_supports(rules) and all(_admits(BACKENDS[n], rules) for n, _ in self.options.stages)
 
     def _solve(self, instance: Instance, limits: Limits) -> Result:
         """First decided stage's result; else UNKNOWN with the last stage's reason and the best max cards."""
@@ -76,7 +77,6 @@ class Portfolio(Backend):
             if result.status is not Status.UNKNOWN:
                 stats["stage"] = i
                 break
-        if "nodes" not in stats:
-            stats["nodes"] = sum(v for k, v in stats.items() if k.endswith("_nodes"))
+        stats["nodes"] = sum(v for k, v in stats.items() if k.endswith("_nodes"))
         max_cards = result.max_cards if result.status is Status.SOLVED else best
         return replace(result, stats=stats, max_cards=max_cards)
