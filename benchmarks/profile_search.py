@@ -4,7 +4,7 @@ Issue 15 asks to profile before building a compiled core. For each (game, backen
 (Solvitaire's generator) under cProfile with a node limit, then sorts the self time of every function into
 the phases of a search step:
 
-- ``movegen``: ``Engine.legal_moves`` and the rule tests it calls (build, foundation and space checks);
+- ``movegen``: ``Engine.legal_moves`` and the rule tests it calls (``engine/moves.py``, ``engine/gaps.py``);
 - ``apply/undo``: ``Engine.apply``/``undo`` and the redeal they may call;
 - ``key``: ``Engine.key``/``snapshot`` (the state key of the transposition table);
 - ``table``: the dead-state table and visited sets (``dfs_table``, dict/set operations in the search loop);
@@ -41,20 +41,6 @@ from patience.solvers.base import Limits, get_solver
 
 GAMES = ["freecell", "golf-solvitaire", "king-albert", "canfield", "spider", "fan", "east-haven", "worm-hole"]
 PHASES = ("movegen", "apply/undo", "key", "table", "prune", "engine", "builtins", "search")
-ENGINE_MOVEGEN = {
-    "legal_moves",
-    "can_build",
-    "build_targets",
-    "_in_sequence",
-    "_foundation_targets",
-    "_fits_foundation",
-    "_accepts_empty",
-    "_down_one",
-    "_hole_moves",
-    "_gaps_moves",
-    "_whole_pile_movable",
-    "piles_ordered",
-}
 
 
 @functools.cache
@@ -80,11 +66,11 @@ TABLE_BUILTINS = ("<method 'get' of 'dict' objects>", "<method 'add' of 'set' ob
 def phase(path: str, line: int, func: str) -> str:
     """The search phase a function's self time belongs to (see the module docstring)."""
     base = os.path.basename(path)
-    if base == "engine.py":
-        if func in ENGINE_MOVEGEN:
-            return "movegen"
+    if os.path.basename(os.path.dirname(path)) == "engine":  # the patience.engine package
         if func in ("apply", "undo", "_redeal"):
             return "apply/undo"
+        if base in ("moves.py", "gaps.py"):  # legal moves and the rule tests they call
+            return "movegen"
         if func.startswith("<"):  # a comprehension: judged by the method it is written in
             func = _enclosing(path, line)
         if func in ("key", "snapshot", "conv"):
