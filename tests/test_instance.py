@@ -80,3 +80,19 @@ def test_generalized_instance_round_trip() -> None:
     assert inst.deck.size == 120
     again = Instance.from_json(json.loads(inst.dumps()))
     assert again.sha256 == inst.sha256
+
+
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda g: g[0].__setitem__(0, "XX"), r"layout.grid\[0\]\[0\]: bad card 'XX'"),
+        (lambda g: g[0].__setitem__(1, g[0][0] or g[0][2]), r"layout.grid\[0\]\[1\]: duplicate card"),
+        (lambda g: g[0].append("AS"), r"layout.grid\[0\]: 14 cells, the rules need 13"),
+        (lambda g: g[1].__setitem__(g[1].index(next(c for c in g[1] if c)), None), r"layout.grid: 5 gaps"),
+    ],
+)
+def test_bad_gaps_grids_name_the_cell(mutate, message: str) -> None:
+    data = deal("gaps-basic-variant", 1).to_json()
+    mutate(data["layout"]["grid"])
+    with pytest.raises(InstanceError, match=message):
+        Instance.from_json(data)

@@ -156,3 +156,12 @@ def test_group_cannot_go_to_a_free_cell() -> None:
     )
     report = replay(inst, [{"card": "4C", "from": "tableau:0", "to": "cell:0", "count": 2}])
     assert not report.ok and report.rule == "cells"
+
+
+@pytest.mark.parametrize("card", ["XX", 7, None])
+def test_gaps_bad_card_is_a_named_move_format_error(card: object) -> None:
+    inst, sol = _first_won("gaps-basic-variant", {"ranks": 5})
+    bad = [sol[0], dict(sol[1], card=card), *sol[2:]]
+    report = replay(inst, bad)
+    assert not report.ok and report.index == 1
+    assert report.rule == "move format" and "bad card" in report.error

@@ -242,15 +242,17 @@ class _Board:
             self._gaps_move(m, si, da, di)
             return
         cards = self._take(sa, si, cnt, da)
-        if "card" in m:
-            try:
-                named = self.deck.parse(m["card"])
-            except (CardError, TypeError, AttributeError):
-                raise Illegal("move format", f"bad card {m['card']!r}") from None
-            if named != cards[0]:
-                raise Illegal("move card", f"{m['card']} is not the card at {src}")
+        if "card" in m and self._named(m) != cards[0]:
+            raise Illegal("move card", f"{m['card']} is not the card at {src}")
         self._put(da, di, cards, src)
         self._finish_take(sa, si, cnt)
+
+    def _named(self, m: dict[str, Any]) -> Card:
+        """The card a move names in its ``card`` key; a malformed one is an Illegal move format."""
+        try:
+            return self.deck.parse(m["card"])
+        except (CardError, TypeError, AttributeError):
+            raise Illegal("move format", f"bad card {m['card']!r}") from None
 
     def _reserve_first(self, sa: str, si: list[int], da: str, di: list[int]) -> None:
         """Canfield's spaces: while a pile is empty and the reserve has cards, the only legal move fills
@@ -413,7 +415,7 @@ class _Board:
             raise Illegal("gaps", f"grid:{r0}:{c0} is a gap")
         if self.grid[r1][c1] is not None:
             raise Illegal("gaps", f"grid:{r1}:{c1} is not a gap")
-        if "card" in m and self.deck.parse(m["card"]) != card:
+        if "card" in m and self._named(m) != card:
             raise Illegal("move card", f"{m['card']} is not at grid:{r0}:{c0}")
         refusal = self._gap_refuses(r1, c1, card)
         if refusal is not None:
