@@ -21,6 +21,7 @@ __all__ = ["COMMANDS", "main"]
 
 # Command name -> (module of patience.cli, attribute): the commands, imported on first use.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("analyze", "analyze"),
     "compare": ("experiments", "compare"),
     "deal": ("deal", "deal_cmd"),
     "estimate": ("experiments", "estimate"),
