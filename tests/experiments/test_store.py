@@ -206,3 +206,36 @@ def test_stats_with_infinity_are_stored_as_null(tmp_path):
     with open_store(tmp_path / "r.sqlite") as store:
         assert store.add(_row(1, bound=float("inf")))
         assert store.rows()[0].stats == {"bound": None}
+
+
+def test_blank_sqlite_file_is_adopted(tmp_path):
+    """A marker-less SQLite file with no table (a creator killed before creation was atomic) holds
+    nothing: it becomes a store instead of being refused forever."""
+    db = tmp_path / "r.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version=0")
+    con.execute("CREATE TABLE t (x)")
+    con.execute("DROP TABLE t")  # a real 4 KB+ SQLite file, with no schema left
+    con.commit()
+    con.close()
+    assert db.stat().st_size >= 4096
+    with open_store(db) as store:
+        store.add(_row(1))
+    with open_store(db, create=False) as store:
+        assert [r.seed for r in store.rows()] == [1]
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    con.close()
+
+
+def test_stale_temporary_files_are_swept_fresh_ones_kept(tmp_path):
+    import os
+    import time
+
+    stale, fresh = tmp_path / ".r.sqlite.abc.new", tmp_path / ".r.sqlite.def.new"
+    stale.write_bytes(b"x")
+    fresh.write_bytes(b"y")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    open_store(tmp_path / "r.sqlite").close()
+    assert not stale.exists() and fresh.exists()

@@ -14,7 +14,9 @@ stats that are not a JSON object, ...): :class:`StoreError`, which the CLI turns
 
 Creation is atomic: the store is built (marker, schema) in a temporary file in the same folder and
 hard-linked into place, so no file ever exists at the path without its marker; of several processes
-creating the same store at once, one link wins and the others open the winner's file.
+creating the same store at once, one link wins and the others open the winner's file. A creator killed
+before the link leaves a hidden ``.NAME.*.new`` file, removed by the next creation once a minute old;
+a blank SQLite file (no marker, no table), which creation left before it was atomic, is adopted.
 """
 
 from __future__ import annotations
@@ -136,7 +138,8 @@ _COLUMNS = (
 
 
 def _check_existing(path: Path) -> None:
-    """Raise StoreError unless ``path`` is a patience store whose schema and rows we wrote; never writes.
+    """Raise StoreError unless ``path`` is a patience store whose schema and rows we wrote; writes
+    nothing, except to adopt a blank SQLite file (:func:`_adopt_blank`).
 
     The marker is read from the file header itself, so a foreign file is refused without SQLite ever
     opening it; our own files are then checked read-only (``immutable`` when no -wal file shows another
@@ -152,6 +155,8 @@ def _check_existing(path: Path) -> None:
         raise StoreError(f"{path}: corrupt or unreadable SQLite file (bad header); not modified")
     app_id = int.from_bytes(head[68:72], "big")
     version = int.from_bytes(head[60:64], "big")
+    if app_id == 0 and version == 0 and _adopt_blank(path):
+        return
     if app_id != APPLICATION_ID:
         raise StoreError(
             f"{path}: a SQLite database of another program (application_id {app_id:#x}, not "
@@ -188,12 +193,59 @@ def _check_existing(path: Path) -> None:
         raise StoreError(f"{path}: corrupt or unreadable SQLite file ({err}); not modified") from None
 
 
+def _adopt_blank(path: Path) -> bool:
+    """Make a blank SQLite file (no marker, no version, no table: what a kill during creation left
+    before creation was atomic) into a store in place, and say whether it did.
+
+    Holding nothing, the file loses nothing; the check and the writes share one write transaction, so
+    of two processes adopting it one does and the other then sees our marker. Any other content, or a
+    file we cannot lock, is left to the ordinary checks (and refused).
+    """
+    try:
+        con = sqlite3.connect(path, timeout=30, isolation_level=None)
+    except sqlite3.Error:
+        return False
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        blank = (
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+            and con.execute("PRAGMA application_id").fetchone()[0] == 0
+            and con.execute("PRAGMA user_version").fetchone()[0] == 0
+        )
+        if blank:
+            con.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for statement in filter(str.strip, _SCHEMA.split(";")):
+                con.execute(statement)
+        con.execute("COMMIT" if blank else "ROLLBACK")
+        return blank
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+
+
+_STALE_S = 60.0  # a creation takes milliseconds; a temporary file this old was left by a killed creator
+
+
+def _sweep_stale(path: Path) -> None:
+    """Remove the temporary files of creations of ``path`` that were killed before they finished."""
+    now = time.time()
+    for tmp in path.parent.glob(f".{path.name}.*.new"):
+        try:
+            if now - tmp.stat().st_mtime > _STALE_S:
+                tmp.unlink()
+        except OSError:
+            pass  # gone already, or not ours to remove
+
+
 def _create(path: Path) -> None:
     """Build a new store in a temporary file beside ``path`` and link it into place (atomic creation).
 
     If another process links its store first, ours is discarded and theirs is used: both succeed.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    _sweep_stale(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
     os.close(fd)
     try:
