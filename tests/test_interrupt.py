@@ -131,3 +131,23 @@ def test_run_stoppable_stops_the_call_on_ctrl_c() -> None:
         run_stoppable(call, stopped.set)
     assert stopped.is_set() and time.monotonic() - t0 < 5
     assert run_stoppable(lambda: 7, stopped.set) == 7
+
+
+def test_interrupt_while_the_command_group_loads_is_one_line_and_130() -> None:
+    """Ctrl-C during start-up (here: raised by the import of patience.cli itself) exits like every command."""
+    code = (
+        "import sys\n"
+        "class Stop:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'patience.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Stop())\n"
+        "sys.argv[0] = 'patience'\n"
+        "from patience.__main__ import run\n"
+        "run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == EXIT_INTERRUPTED
+    assert done.stderr == f"{INTERRUPTED}\n" and "Traceback" not in done.stderr
