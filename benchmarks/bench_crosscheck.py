@@ -149,7 +149,7 @@ def conflicts(
     return out
 
 
-def game_table(game: str, rows: list[dict[str, Any]]) -> list[str]:
+def game_table(game: str, rows: list[dict[str, Any]], solvers: tuple[str, ...] = SOLVERS) -> list[str]:
     """The per-game table: one line per solver."""
     lines = [
         f"### {game} (Solvitaire {load_game(game).file.solvitaire_name})",
@@ -157,7 +157,7 @@ def game_table(game: str, rows: list[dict[str, Any]]) -> list[str]:
         "| solver | deals | won | lost | unknown | other | median s | max s |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for s in SOLVERS:
+    for s in solvers:
         rs = [r for r in rows if r["solver"] == s]
         if not rs:
             continue
@@ -172,7 +172,11 @@ def game_table(game: str, rows: list[dict[str, Any]]) -> list[str]:
 
 
 def report(
-    rows: list[dict[str, Any]], games: list[str], skipped: list[str], head: str
+    rows: list[dict[str, Any]],
+    games: list[str],
+    skipped: list[str],
+    head: str,
+    solvers: tuple[str, ...] = SOLVERS,
 ) -> tuple[list[str], bool]:
     """All tables and problem lists as markdown lines, and whether anything is wrong."""
     lines = [head, ""]
@@ -182,24 +186,24 @@ def report(
         "",
         "## Summary: won/lost/unknown per solver (+other: unsupported or error)",
         "",
-        "| game | deals | " + " | ".join(SOLVERS) + " | conflicts |",
-        "|---|---|" + "---|" * len(SOLVERS) + "---|",
+        "| game | deals | " + " | ".join(solvers) + " | conflicts |",
+        "|---|---|" + "---|" * len(solvers) + "---|",
     ]
     found = conflicts(rows)
     for g in games:
         rs = [r for r in rows if r["game"] == g]
         cells = []
-        for s in SOLVERS:
+        for s in solvers:
             v = [r["verdict"] for r in rs if r["solver"] == s]
             other = len(v) - sum(v.count(x) for x in "WL?")
             cells.append(f"{v.count('W')}/{v.count('L')}/{v.count('?')}" + (f" +{other}" if other else ""))
         n = len({r["seed"] for r in rs})
-        if rules_differ(g):
-            cells[-1] += " (rules differ)"
+        if rules_differ(g) and "solvitaire" in solvers:
+            cells[solvers.index("solvitaire")] += " (rules differ)"
         lines.append(f"| {g} | {n} | " + " | ".join(cells) + f" | {sum(c[0] == g for c in found)} |")
     lines += [""]
     for g in games:
-        lines += game_table(g, [r for r in rows if r["game"] == g])
+        lines += game_table(g, [r for r in rows if r["game"] == g], solvers)
     lines += [f"## Conflicts (SOLVED vs UNSOLVABLE): {len(found)}", ""]
     for game, seed, won, lost in found:
         lines.append(f"- {game}:{seed}")
@@ -218,6 +222,19 @@ def report(
     lines += ["", f"## Deals that differ from Solvitaire's: {len(differs)}", ""]
     lines += [f"- {r['game']}:{r['seed']}: {r['message']}" for r in differs]
     return lines, bool(found or errors or differs)
+
+
+def select_solvers(names: str) -> tuple[str, ...]:
+    """The solvers ``--solvers`` names: registered backends of ours, and ``solvitaire``."""
+    from patience.solvers.registry import BACKENDS
+
+    chosen = tuple(dict.fromkeys(x.strip() for x in names.split(",") if x.strip()))
+    for name in chosen:
+        if name != "solvitaire" and name not in BACKENDS:
+            die(f"--solvers: unknown backend {name!r} (known: {', '.join(sorted(BACKENDS))}, solvitaire)")
+    if not chosen:
+        die("--solvers: name at least one solver")
+    return chosen
 
 
 def select_games(names: str | None) -> tuple[list[str], list[str]]:
@@ -253,6 +270,11 @@ def main() -> None:
     ap.add_argument("--games", help="comma-separated games (default: every game with a Solvitaire preset)")
     ap.add_argument("--workers", type=int, default=2, help="parallel solves (default 2)")
     ap.add_argument("--memory-mb", type=int, default=4000, help="memory cap per solve (default 4000)")
+    ap.add_argument(
+        "--solvers",
+        default=",".join(SOLVERS),
+        help=f"comma-separated backends of ours and/or solvitaire (default {','.join(SOLVERS)})",
+    )
     ap.add_argument("--log", type=Path, help="JSON-lines log: finished solves are appended and reused")
     ap.add_argument("--summarize", action="store_true", help="print the tables from --log, solve nothing")
     ap.add_argument("--out", nargs="?", const="crosscheck", help="write benchmarks/out/STEM.csv and .md")
@@ -261,21 +283,22 @@ def main() -> None:
         die("-n and --workers must be >= 1, --limit > 0 and --memory-mb >= 100")
     if args.summarize and not args.log:
         die("--summarize needs --log FILE")
-    if not _solvitaire.available() and not args.summarize:
+    solvers = select_solvers(args.solvers)
+    if "solvitaire" in solvers and not _solvitaire.available() and not args.summarize:
         die(f"Solvitaire not built at {_solvitaire.SOLVITAIRE} (run: bash benchmarks/peers.sh)")
     games, skipped = select_games(args.games)
     seeds = range(1, args.n + 1)
-    want = {(g, s, v) for g in games for s in seeds for v in SOLVERS}
+    want = {(g, s, v) for g in games for s in seeds for v in solvers}
     old = [r for r in read_log(args.log) if r.get("limit") == args.limit]
     done = {
         (r["game"], r["seed"], r["solver"]): r for r in old if (r["game"], r["seed"], r["solver"]) in want
     }
     rows = list(done.values())
     # Seed-major order: every game gets its first deals early, so a stopped run still covers every game.
-    todo = [(g, s, v) for s in seeds for g in games for v in SOLVERS if (g, s, v) not in done]
+    todo = [(g, s, v) for s in seeds for g in games for v in solvers if (g, s, v) not in done]
     load0, t0 = load(), time.perf_counter()
     print(
-        f"{len(games)} games x {args.n} seeds x {len(SOLVERS)} solvers at {args.limit:g} s: {len(rows)} "
+        f"{len(games)} games x {args.n} seeds x {len(solvers)} solvers at {args.limit:g} s: {len(rows)} "
         f"from the log, {0 if args.summarize else len(todo)} to run, {args.workers} workers (load {load0})",
         flush=True,
     )
@@ -301,7 +324,7 @@ def main() -> None:
         if args.summarize
         else f"{args.workers} workers (load {load0} -> {load()}, {time.perf_counter() - t0:.0f} s)"
     )
-    lines, bad = report(rows, games, skipped, head)
+    lines, bad = report(rows, games, skipped, head, solvers)
     print("\n".join(lines), flush=True)
     if args.out:
         OUT.mkdir(parents=True, exist_ok=True)
@@ -310,7 +333,7 @@ def main() -> None:
         with (OUT / f"{args.out}.csv").open("w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
             w.writeheader()
-            w.writerows(sorted(rows, key=lambda r: (r["game"], r["seed"], SOLVERS.index(r["solver"]))))
+            w.writerows(sorted(rows, key=lambda r: (r["game"], r["seed"], solvers.index(r["solver"]))))
     raise SystemExit(1 if bad else 0)
 
 
