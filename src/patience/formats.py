@@ -15,6 +15,8 @@
   variant suits are relabelled both ways so that Solvitaire's fixed row suits are ours
   (:func:`patience.generators.solvitaire_suits`).
 * A plain text layout for humans (:func:`to_text`), used by ``patience show``.
+* Any of them by name or detected (:func:`read_deal`, :func:`write_deal`): a deal read from a file of
+  unknown origin, as ``patience solve/show/validate/convert`` and :func:`patience.load` read one.
 
 Malformed text raises :class:`InstanceError` naming the line and column (``line 3, col 7: bad card``);
 a layout that does not fit the game's rules raises the instance validator's path-named error.
@@ -22,23 +24,30 @@ a layout that does not fit the game's rules raises the instance validator's path
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .cards import Card, CardError, Deck
 from .generators import from_solvitaire_suit, to_solvitaire_suit
-from .instance import Instance, InstanceError, Layout
-from .rules import RuleError, RuleSet, load_game
+from .instance import Instance, InstanceError, Layout, parse_json
+from .rules import RuleError, RuleSet, list_games, load_game
 
 __all__ = [
+    "HOME_GAMES",
+    "INPUT_FORMATS",
+    "OUTPUT_FORMATS",
+    "detect_format",
     "from_board_text",
     "from_fcsolve",
     "from_solvitaire",
+    "read_deal",
     "to_board_text",
     "to_fcsolve",
     "to_solvitaire",
     "to_text",
+    "write_deal",
 ]
 
 _HEADER = re.compile(r"^\s*([A-Za-z]{2,})\s*:")  # "Foundations:", "Talon:" ("AS:" is no header)
@@ -323,8 +332,7 @@ def from_solvitaire(data: Any, game: str, overrides: dict[str, Any] | None = Non
     rules, deck, g = _game(game, overrides)
     if not isinstance(data, dict):
         raise InstanceError("solvitaire: expected a JSON object")
-    known = {"tableau piles", "foundations", "cells", "stock", "waste", "reserve", "hole", "sequences"}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(set(data) - _SV_KEYS)
     if unknown:
         raise InstanceError(f"solvitaire.{unknown[0]}: unknown key (Solvitaire also has 'accordion')")
     p = lambda where, t: _sv_parse(deck, t, where)  # noqa: E731
@@ -411,3 +419,155 @@ def to_text(inst: Instance) -> str:
     for i, pile in enumerate(lay.tableau):
         out.append(f"  {i + 1:>2}: " + " ".join(fmt(c) for c in pile))
     return "\n".join(out) + "\n"
+
+
+# Any format, named or detected --------------------------------------------------------------------
+INPUT_FORMATS = ("json", "board", "fcsolve", "solvitaire")  # what read_deal reads ("json": our instance)
+OUTPUT_FORMATS = ("text", "json", "board", "fcsolve", "solvitaire")  # what write_deal writes
+# The games a foreign format belongs to, taken when the deal fits exactly one of them and no game is named:
+# black-hole-solver plays Black Hole, All in a Row and (PySol's) Golf; Freecell Solver's default is FreeCell;
+# Solvitaire names its game on the command line (--type), so its deals need --game unless only one fits.
+HOME_GAMES: dict[str, tuple[str, ...]] = {
+    "board": ("black-hole", "all-in-a-row", "golf-thoughtful", "freecell"),
+    "fcsolve": ("freecell", "black-hole", "all-in-a-row", "golf-thoughtful"),
+    "solvitaire": (),
+}
+_SV_KEYS = {"tableau piles", "foundations", "cells", "stock", "waste", "reserve", "hole", "sequences"}
+_FC_MARKS = re.compile(r"^\s*:|^\s*freecells\s*:|\b[HCDS]-[0A2-9TJQK]\b", re.IGNORECASE | re.MULTILINE)
+_LABEL = {"board": "board text", "fcsolve": "fc-solve text", "solvitaire": "Solvitaire JSON"}
+
+
+def detect_format(text: str, where: str = "input") -> str:
+    """Which of :data:`INPUT_FORMATS` ``text`` is: our instance JSON (it has a ``layout``), a Solvitaire
+    deal (only Solvitaire's keys), fc-solve text (``:`` pile prefixes, ``H-5`` foundations, a Freecells
+    line) or else PySol / black-hole-solver board text. JSON of neither kind is an InstanceError saying
+    which ``--format`` to pass.
+
+    >>> detect_format('{"game": "black-hole", "layout": {}}'), detect_format('{"hole": "AS"}')
+    ('json', 'solvitaire')
+    >>> detect_format("Foundations: AS\\nJD KS TH\\n"), detect_format(": 4C 2C 9C\\n: KD 10H\\n")
+    ('board', 'fcsolve')
+    """
+    head = text.lstrip()
+    if not head:
+        raise InstanceError(f"{where}: empty input, no deal to read")
+    if head[0] in "{[":
+        data = parse_json(text, where, InstanceError)
+        if isinstance(data, dict) and ("layout" in data or "format" in data):
+            return "json"
+        if isinstance(data, dict) and data and set(data) <= _SV_KEYS:
+            return "solvitaire"
+        raise InstanceError(
+            f"{where}: JSON that is neither a patience instance (no 'layout') nor a Solvitaire deal "
+            "(keys such as 'tableau piles'); pass --format json or --format solvitaire"
+        )
+    return "fcsolve" if _FC_MARKS.search(text) else "board"
+
+
+def read_deal(
+    text: str,
+    where: str = "input",
+    fmt: str | None = None,
+    game: str | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Instance:
+    """A deal in any of :data:`INPUT_FORMATS` (``fmt``, or detected by :func:`detect_format`).
+
+    Foreign formats do not name their game: ``game`` names it, else the deal's format's
+    :data:`HOME_GAMES` are tried, then every registered game; a deal several games fit is an
+    InstanceError listing them (pass ``game``). ``overrides`` change a foreign deal's rules (an
+    instance file keeps its own). Errors start with ``where``.
+
+    >>> from patience.deals import deal
+    >>> bh1 = deal("black-hole", 1, "pysol")
+    >>> read_deal(to_board_text(bh1)).sha256 == bh1.sha256  # detected: board text of Black Hole
+    True
+    >>> try:
+    ...     read_deal("Foundations: AS\\nJD KS\\n2D 9D\\n", "bh.txt")
+    ... except ValueError as err:
+    ...     print(err)
+    bh.txt: board text: layout.tableau: 2 piles, the rules need 17 (read as black-hole; --game names another)
+    """
+    if fmt is not None and fmt not in INPUT_FORMATS:
+        raise InstanceError(f"{where}: unknown format {fmt!r} (one of {', '.join(INPUT_FORMATS)})")
+    fmt = fmt or detect_format(text, where)
+    if fmt == "json":
+        return _read_instance(text, where, game, overrides)
+    data: Any = parse_json(text, where, InstanceError) if fmt == "solvitaire" else text
+    reader: Callable[[Any, str, dict[str, Any] | None], Instance] = {
+        "board": from_board_text,
+        "fcsolve": from_fcsolve,
+        "solvitaire": from_solvitaire,
+    }[fmt]
+
+    def read(name: str) -> Instance:
+        try:
+            return reader(data, name, overrides)
+        except (InstanceError, RuleError) as err:
+            raise InstanceError(f"{where}: {err}") from None
+
+    if game is not None:
+        return read(game)
+    return _infer_game(fmt, read, where)
+
+
+def _read_instance(text: str, where: str, game: str | None, overrides: dict[str, Any] | None) -> Instance:
+    """Our own instance JSON; a ``game`` given must be its game, and it takes no ``overrides``."""
+    if overrides:
+        raise InstanceError(f"{where}: an instance file holds its own rules; --set applies to other formats")
+    data = parse_json(text, where, InstanceError)
+    try:
+        inst = Instance.from_json(data)
+    except InstanceError as err:
+        raise InstanceError(f"{where}: {err}") from None
+    if game is not None:
+        try:
+            named = load_game(game).name
+        except RuleError as err:
+            raise InstanceError(f"{where}: {err}") from None
+        if named != inst.game:
+            raise InstanceError(f"{where}: the instance is a deal of {inst.game}, not of {named}")
+    return inst
+
+
+def _infer_game(fmt: str, read: Callable[[str], Instance], where: str) -> Instance:
+    """The deal read as the one home game of ``fmt`` it fits, else as the one registered game it fits."""
+    fits: dict[str, Instance] = {}
+    first_error: InstanceError | None = None
+    for name in HOME_GAMES[fmt]:
+        try:
+            fits[name] = read(name)
+        except InstanceError as err:
+            first_error = first_error or err
+    if len(fits) == 1:
+        return next(iter(fits.values()))
+    if not fits:
+        for g in list_games():
+            try:
+                fits[g.name] = read(g.name)
+            except InstanceError:
+                pass
+        if len(fits) == 1:
+            return next(iter(fits.values()))
+    if not fits:
+        if first_error is not None:  # the reading error as the format's first home game sees it
+            raise InstanceError(f"{first_error} (read as {HOME_GAMES[fmt][0]}; --game names another)")
+        raise InstanceError(f"{where}: {_LABEL[fmt]} of no registered game; pass --game GAME")
+    names = sorted(fits)
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    raise InstanceError(f"{where}: {_LABEL[fmt]} that fits {len(names)} games ({shown}); pass --game GAME")
+
+
+def write_deal(inst: Instance, fmt: str) -> str:
+    """The deal in one of :data:`OUTPUT_FORMATS`, ending in a newline (InstanceError when the format
+    cannot hold it, e.g. a Gaps grid as board text)."""
+    if fmt not in OUTPUT_FORMATS:
+        raise InstanceError(f"unknown format {fmt!r} (one of {', '.join(OUTPUT_FORMATS)})")
+    text = {
+        "text": to_text,
+        "json": Instance.dumps,
+        "board": to_board_text,
+        "fcsolve": to_fcsolve,
+        "solvitaire": lambda i: json.dumps(to_solvitaire(i), indent=1),
+    }[fmt](inst)
+    return text if text.endswith("\n") else text + "\n"

@@ -23,6 +23,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("analyze", "analyze"),
     "compare": ("experiments", "compare"),
+    "convert": ("convert", "convert_cmd"),
     "deal": ("deal", "deal_cmd"),
     "estimate": ("experiments", "estimate"),
     "games": ("games", "games"),

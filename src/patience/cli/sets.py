@@ -6,9 +6,15 @@ import json
 from typing import Any
 
 from ..instance import parse_json
+from ..rules import SHORT_NAMES
 from .errors import UsageError
 
-__all__ = ["coerce_sets", "parse_sets"]
+__all__ = ["SET_HELP", "coerce_sets", "parse_sets"]
+
+SET_HELP = (
+    f"Override a rule parameter (repeatable): {' '.join(SHORT_NAMES)}, or a dotted path such as "
+    "tableau.empty=kings (`patience games GAME` shows them all)."
+)
 
 
 def parse_sets(pairs: tuple[str, ...]) -> dict[str, Any]:

@@ -9,10 +9,10 @@ import click
 
 from .. import formats
 from ..engine import Engine
-from ..instance import load_instance
-from ..validate import SolutionError, load_solution, replay
+from ..validate import SolutionError, replay
 from .errors import EXIT_NOT_WON, EXIT_OK, guard
 from .output import emit_json
+from .target import input_options, load_instance, load_solution  # any deal format, -, GAME:SEED
 
 __all__ = ["show", "validate"]
 
@@ -22,6 +22,7 @@ __all__ = ["show", "validate"]
 @click.argument("solution", type=click.Path(), required=False)
 @click.option("--moves", "list_moves", is_flag=True, help="Also list the legal moves.")
 @click.option("--json", "as_json", is_flag=True)
+@input_options
 @guard
 def show(instance: str, solution: str | None, list_moves: bool, as_json: bool) -> None:
     """Print a deal, its legal moves, and step through a solution."""
@@ -64,6 +65,7 @@ def _move_text(m: dict[str, Any]) -> str:
 @click.argument("instance", type=click.Path())
 @click.argument("solution", type=click.Path())
 @click.option("--json", "as_json", is_flag=True)
+@input_options
 @guard
 def validate(instance: str, solution: str, as_json: bool) -> None:
     """Replay SOLUTION on INSTANCE; name the first illegal move. Exit 1 unless it wins."""

@@ -17,8 +17,8 @@ from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, EXIT_NOT_WON, EXIT_USA
 from .generator import GENERATOR, GENERATOR_HELP
 from .limits import MAX_MB, parse_limit, seconds_left
 from .output import emit_json
-from .sets import parse_sets
-from .target import instance_arg
+from .sets import SET_HELP, parse_sets
+from .target import FORMAT_CHOICE, FORMAT_HELP, GAME_HELP, instance_arg
 
 __all__ = ["solve_cmd"]
 
@@ -35,7 +35,9 @@ __all__ = ["solve_cmd"]
     help="Memory limit in MB above the process's size when solving starts (UNKNOWN 'memory out').",
 )
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP)
+@click.option("--format", "fmt", type=FORMAT_CHOICE, default=None, help=FORMAT_HELP)
+@click.option("--game", default=None, help=GAME_HELP)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution file here.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--require-win", is_flag=True, help="Exit 1 unless the deal is solved.")
@@ -49,14 +51,17 @@ def solve_cmd(
     max_mb: int | None,
     generator: str,
     sets: tuple[str, ...],
+    fmt: str | None,
+    game: str | None,
     output: str | None,
     as_json: bool,
     require_win: bool,
     explain: bool,
 ) -> None:
-    """Solve TARGET (an instance file or GAME:SEED) with a backend."""
+    """Solve TARGET with a backend: a deal file (patience JSON, PySol/black-hole-solver or fc-solve board
+    text, Solvitaire JSON), - for standard input, or GAME:SEED."""
     check_backend(backend)
-    inst = instance_arg(target, generator, parse_sets(sets))
+    inst = instance_arg(target, generator, parse_sets(sets), fmt, game)
     seconds = parse_limit(limit)
     check_supported(inst.rules, inst.game, backend)
     left = seconds_left(seconds)  # what dealing and loading left of the limit
