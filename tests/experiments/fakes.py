@@ -3,7 +3,8 @@
 ``tinydfs`` is a real (small) depth-first search on the engine, so its SOLVED verdicts pass the validator;
 use it on tiny Black Hole decks (``TINY``). ``liar`` agrees with it except that it calls every deal whose
 seed is a multiple of 4 UNSOLVABLE (the planted disagreement). ``FAKE_SLEEP`` (seconds, environment)
-slows each solve down, for the crash test.
+slows each solve down, for the crash test. ``hog`` only allocates memory (up to ``HOG_MB``), for the memory
+limit's tests.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from patience.solvers.base import BACKENDS, Backend, Entry, Limits, MaxCards, Re
 
 TINY = {"suits": 2, "ranks": 5, "piles": 3}  # 10-card Black Hole: solved in a millisecond
 # Registry entries under whatever name this module was imported (no light predicate: the class answers).
-ENTRIES = {name: Entry(name, __name__, cls) for name, cls in (("tinydfs", "TinyDFS"), ("liar", "Liar"))}
+ENTRIES = {
+    name: Entry(name, __name__, cls)
+    for name, cls in (("tinydfs", "TinyDFS"), ("liar", "Liar"), ("hog", "Hog"))
+}
 
 
 def register(monkeypatch=None) -> None:
@@ -73,3 +77,17 @@ class Liar(TinyDFS):
         if (instance.source or {}).get("seed", 1) % 4 == 0:
             return Result(Status.UNSOLVABLE, None, result.stats)
         return result
+
+
+HOG_MB = 1500  # the most ``hog`` takes: a guard that never fires fails the test, not the machine
+
+
+class Hog(TinyDFS):
+    name = "hog"
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        held = []
+        for _ in range(HOG_MB // 10):
+            held.append(bytearray(10 << 20))  # zero-filled pages: resident
+            time.sleep(0.005)  # time for the guard's poll
+        return Result(Status.UNKNOWN, None, {"held_mb": 10 * len(held)}, message="not stopped")

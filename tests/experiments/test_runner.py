@@ -142,3 +142,42 @@ def test_task_carries_its_backend_and_workers_leave_the_registry_alone():
     assert BACKENDS == before
     unknown = run_task(Task("black-hole", (), "portable", 1, "nosuch", 5.0))[0]
     assert unknown.status == "error" and "unknown backend 'nosuch'" in unknown.message
+
+
+def _task(backend: str, limit_s: float = 30.0, memory_mb: int | None = None) -> Task:
+    job = Job("black-hole", range(1, 2), backend, limit_s, "portable", fakes.TINY, memory_mb)
+    return next(job.tasks([1]))
+
+
+def test_memory_limit_stops_a_growing_backend_inline_and_in_a_worker(fake_backends):
+    """``estimate --max-mb``: the resident-set guard ends the deal as UNKNOWN 'memory out' on the main
+    thread and in a pool worker (which ignores Ctrl-C but must take the guard's interrupt)."""
+    from patience.memguard import BASE_MB, rss_mb
+
+    headroom = int(max((rss_mb() or 0) - BASE_MB, 0)) + 100  # this test process may be past the base
+    row, _ = run_task(_task("hog", memory_mb=headroom))
+    assert (row.status, row.message, row.stats.get("reason")) == ("unknown", "memory out", "memory")
+    ex = ProcessExecutor(1)
+    try:
+        [(row, _)] = list(ex.map_unordered(run_task, [_task("hog", memory_mb=50)]))
+    finally:
+        ex.close()
+    assert (row.status, row.message) == ("unknown", "memory out")
+    row, _ = run_task(_task("tinydfs", memory_mb=headroom))  # a small solve is untouched by the guard
+    assert row.status in ("solved", "unsolvable")
+
+
+def test_the_limit_counts_dealing(fake_backends, monkeypatch):
+    """The per-deal limit covers dealing: a deal that takes the whole limit to build is UNKNOWN 'time'."""
+    from patience.experiments import runner
+
+    real_deal = runner.deal
+
+    def slow_deal(*args, **kwargs):
+        time.sleep(0.3)
+        return real_deal(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "deal", slow_deal)
+    row, _ = run_task(_task("tinydfs", limit_s=0.2))
+    assert (row.status, row.stats.get("reason")) == ("unknown", "time")
+    assert row.seconds >= 0.3

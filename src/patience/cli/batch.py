@@ -20,7 +20,7 @@ from ..interrupt import INTERRUPTED
 from .backends import check_supported
 from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, UsageError, say_error
 from .generator import GENERATOR, GENERATOR_HELP
-from .limits import MAX_DEALS
+from .limits import MAX_DEALS, MAX_MB
 from .sets import coerce_sets
 
 if TYPE_CHECKING:
@@ -33,7 +33,15 @@ __all__ = ["batch_options", "check_executor", "executor_and_store", "open_result
 _COMMON = [
     click.option("-n", "count", type=int, required=True, help="Number of deals (seeds S..S+N-1)."),
     click.option("--seed", type=int, default=1, show_default=True, help="First seed."),
-    click.option("--limit", default="10s", show_default=True, help="Wall-time limit per deal, e.g. 10s."),
+    click.option(
+        "--limit", default="10s", show_default=True, help="Wall-time limit per deal (dealing included): 10s."
+    ),
+    click.option(
+        "--max-mb",
+        type=click.IntRange(1, MAX_MB),
+        default=None,
+        help="Memory limit per deal in MB above a worker's base, as solve's (UNKNOWN 'memory out').",
+    ),
     click.option(
         "--workers", "-j", type=int, default=None, help="Worker processes (default: all CPUs; 0: inline)."
     ),

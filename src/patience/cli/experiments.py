@@ -39,6 +39,7 @@ def estimate(
     count: int,
     seed: int,
     limit: str,
+    max_mb: int | None,
     workers: int | None,
     executor: str,
     scheduler: str | None,
@@ -58,7 +59,7 @@ def estimate(
     check_executor(executor, workers, scheduler)
     limit_s = parse_limit(limit)
     name, overrides = prepare(game, count, seed, generator, sets, (backend,))
-    job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides)
+    job = Job(name, range(seed, seed + count), backend, limit_s, generator, overrides, max_mb)
     ex, store = executor_and_store(executor, workers, scheduler, db)
     try:
         rows, new, wall = run_batch(job, store, ex, quiet, retry)
@@ -130,6 +131,7 @@ def compare(
     count: int,
     seed: int,
     limit: str,
+    max_mb: int | None,
     workers: int | None,
     executor: str,
     scheduler: str | None,
@@ -164,7 +166,7 @@ def compare(
     rows_by: dict[str, list[Row]] = {}
     try:
         for b in names:
-            job = Job(name, range(seed, seed + count), b, limit_s, generator, overrides)
+            job = Job(name, range(seed, seed + count), b, limit_s, generator, overrides, max_mb)
             rows_by[b], _, _ = run_batch(job, store, ex, quiet, retry)
     finally:
         ex.close()

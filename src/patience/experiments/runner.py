@@ -8,6 +8,8 @@ and are committed as they arrive; seeds already in the store are skipped, which 
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 import traceback
 from collections import Counter
@@ -16,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..deals import deal
-from ..solvers.base import BACKENDS, Entry, Limits, Status, solve
+from ..instance import Instance
+from ..memguard import MEMORY_OUT, MemoryGuard
+from ..solvers.base import BACKENDS, Entry, Limits, Reason, Result, Status, solve
 from .executors import Executor, InlineExecutor
 from .stats import Estimate, estimate, percentiles
 from .store import Row, Store, rules_key
@@ -41,6 +45,38 @@ class Task:
     limit_s: float
     entry: Entry | None = None
     keep_solution: bool = False
+    memory_mb: int | None = None
+
+
+def _solve(inst: Instance, task: Task, t0: float) -> Result:
+    """Solve within what dealing left of the task's limit; with ``memory_mb``, a resident-set guard too.
+
+    The guard interrupts the main thread as Ctrl-C does, so it runs only where the task runs on its
+    process's main thread (inline and process-pool workers, not Dask's threads: there the backends' own
+    accounting of ``Limits.memory_mb`` is the limit). A pool worker ignores SIGINT, so the guarded solve
+    takes Python's handler back for its duration; an interrupt that is not the guard's is raised on.
+    """
+    left = task.limit_s - (time.perf_counter() - t0)
+    if left <= 0:
+        return Result(Status.UNKNOWN, backend=task.backend, message="time limit", reason=Reason.TIME)
+    limits = Limits(seconds=left, memory_mb=task.memory_mb)
+    backend = task.entry or task.backend
+    if task.memory_mb is None or threading.current_thread() is not threading.main_thread():
+        return solve(inst, backend, limits)
+    guard = MemoryGuard(task.memory_mb)
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with guard:
+            return solve(inst, backend, limits)
+    except KeyboardInterrupt:
+        if not guard.tripped:
+            raise
+        return Result(Status.UNKNOWN, backend=task.backend, message=MEMORY_OUT, reason=Reason.MEMORY)
+    finally:
+        if previous is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
@@ -52,7 +88,7 @@ def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
     try:
         inst = deal(task.game, task.seed, task.generator, overrides or None)
         sha = inst.sha256
-        result = solve(inst, task.entry or task.backend, Limits(seconds=task.limit_s))
+        result = _solve(inst, task, t0)
         stats = dict(result.stats)
         if result.backend and result.backend != task.backend:
             stats["solved_by"] = result.backend
@@ -97,6 +133,7 @@ class Job:
     limit_s: float
     generator: str = "portable"
     overrides: dict[str, Any] = field(default_factory=dict)
+    memory_mb: int | None = None  # per deal, above the process's base (as ``solve --max-mb``); not in the key
 
     @property
     def rules(self) -> str:
@@ -106,7 +143,10 @@ class Job:
         entry = BACKENDS.get(self.backend)
         ov = tuple(sorted(self.overrides.items()))
         for s in seeds:
-            yield Task(self.game, ov, self.generator, s, self.backend, self.limit_s, entry, keep_solution)
+            yield Task(
+                self.game, ov, self.generator, s, self.backend, self.limit_s, entry, keep_solution,
+                self.memory_mb,
+            )  # fmt: skip
 
 
 def run_job(
