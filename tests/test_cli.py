@@ -79,7 +79,7 @@ def test_validate_reports_first_illegal_move(tmp_path: Path) -> None:
         (["deal", "black-hole", "--seed", "x"], "deal: Invalid value for '--seed'"),
         (["deal", "black-hole", "--seed", "1", "-g", "foo"], "'foo' is not a generator"),
         (["deal", "black-hole", "--seed", "1", "-g", "planted:x"], "swaps after ':'"),
-        (["solve"], "solve: Missing argument 'TARGET'"),
+        (["solve"], "solve: Missing argument 'TARGET...'"),
         (["frobnicate"], "No such command 'frobnicate'"),
         (["estimate", "black-hole", "-n", "many"], "estimate: Invalid value for '-n'"),
     ],

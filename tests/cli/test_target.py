@@ -23,7 +23,7 @@ def test_a_file_is_loaded_and_takes_no_overrides(tmp_path: Path) -> None:
     path = tmp_path / "bh3.json"
     inst.save(path)
     assert instance_arg(str(path), "portable", {}).sha256 == inst.sha256
-    with pytest.raises(UsageError, match="--set applies to GAME:SEED"):
+    with pytest.raises(UsageError, match="bh3.json: --set applies to GAME:SEED"):
         instance_arg(str(path), "portable", {"cells": 2})
 
 

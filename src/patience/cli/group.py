@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pddl": ("pddl", "pddl_cmd"),
     "play": ("play", "play_cmd"),
     "report": ("experiments", "report"),
+    "results": ("results", "results_cmd"),
     "show": ("show", "show"),
     "solve": ("solve", "solve_cmd"),
     "validate": ("show", "validate"),

@@ -88,7 +88,7 @@ def instance_arg(
     if text == STDIN or Path(text).exists():
         body, where = read_input(text)
         if sets and (fmt or formats.detect_format(body, where)) == "json":
-            raise UsageError("--set applies to GAME:SEED and foreign deal formats, not to an instance file")
+            raise UsageError(f"{where}: --set applies to GAME:SEED and foreign formats, not an instance file")
         return formats.read_deal(body, where, fmt, game, sets or None)
     m = _GAME_SEED.fullmatch(text)
     if m:
