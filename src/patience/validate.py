@@ -49,9 +49,9 @@ class Report:
     foundation_cards: int = 0
 
     def message(self) -> str:
-        """One line for people."""
+        """One line for people; it counts moves from 1, as every printout does (``index`` counts from 0)."""
         if not self.ok:
-            return f"move {self.index}: {self.error}"
+            return f"move {(self.index or 0) + 1}: {self.error}"
         if self.won:
             return f"valid: {self.moves} moves win the deal"
         return f"valid but not won: {self.moves} moves leave {self.foundation_cards} cards home"
@@ -231,7 +231,11 @@ class _Board:
             raise Illegal("move format", "'count' must be a positive integer")
         sa, si = _split(src)
         da, di = _split(dst)
+        if self.rules.row.distances:
+            self._row_move(m, sa, si, da, di, cnt)
+            return
         self._reserve_first(sa, si, da, di)
+        self._waste_then_stock(sa, da, di)
         if sa == "stock" or (sa == "waste" and da == "stock"):
             self._stock_move(sa, da, di, cnt)
             return
@@ -274,6 +278,56 @@ class _Board:
                 f"while a pile is empty only a waste card goes to the tableau, not one from {sa}",
             )
 
+    def _waste_then_stock(self, sa: str, da: str, di: list[int]) -> None:
+        """Fortune's Favor's spaces (``tableau.empty=waste-then-stock``): while a pile is empty and the waste
+        or the stock has cards, the only legal move fills a space with the waste's top card, or with the
+        stock's top card when the waste is empty."""
+        if self.rules.tableau.empty != "waste-then-stock" or all(self.piles):
+            return
+        if not (self.waste or self.stock):
+            return
+        want = "waste" if self.waste else "stock"
+        if not (sa == want and da == "tableau" and len(di) == 1 and 0 <= di[0] < len(self.piles)
+                and not self.piles[di[0]]):
+            raise Illegal(
+                "tableau.empty=waste-then-stock",
+                f"an empty pile must first be filled from the {want}",
+            )
+
+    def _row_move(self, m: dict[str, Any], sa: str, si: list[int], da: str, di: list[int], cnt: int) -> None:
+        """Accordion (``row``): a whole pile onto the pile ``d`` places to its left, counting only the
+        piles still in the row, ``d`` in ``row.distances``, when the top cards match by one of
+        ``row.match``; no other move exists."""
+        row = self.rules.row
+        if sa != "tableau" or da != "tableau" or len(si) != 1 or len(di) != 1:
+            raise Illegal("row", "the only moves take a pile onto another pile of the row")
+        i, j = si[0], di[0]
+        if not (0 <= i < len(self.piles) and self.piles[i]):
+            raise Illegal("move source", f"tableau:{i} is not a pile of the row")
+        if not (0 <= j < len(self.piles) and self.piles[j]):
+            raise Illegal("move target", f"tableau:{j} is not a pile of the row")
+        p, q = self.piles[i], self.piles[j]
+        if cnt != len(p):
+            raise Illegal("row", f"the whole pile moves: {len(p)} cards, not {cnt}")
+        if "card" in m and self._named(m) != p[0]:
+            raise Illegal("move card", f"{m['card']} is not the bottom card of tableau:{i}")
+        places = sum(1 for k in range(j, i) if self.piles[k])  # piles from j up to i, j included
+        if j >= i or places not in row.distances:
+            dist = f"{places} places to the left" if j < i else "to the right"
+            allowed = "/".join(map(str, row.distances))
+            raise Illegal(f"row.distances={allowed}", f"tableau:{j} is {dist} of tableau:{i}")
+        a, b = p[-1], q[-1]
+        ok = {
+            "same-suit": a.suit == b.suit,
+            "same-rank": a.rank == b.rank,
+            "alternate-colour": a.colour != b.colour,
+            "any": True,
+        }
+        if not any(ok[rule] for rule in row.match):
+            raise Illegal(f"row.match={'/'.join(row.match)}", f"{self._t(a)} does not match {self._t(b)}")
+        q.extend(p)
+        p.clear()
+
     def _stock_move(self, sa: str, da: str, di: list[int], cnt: int) -> None:
         s = self.rules.stock
         if sa == "waste":
@@ -295,6 +349,15 @@ class _Board:
                 raise Illegal(f"stock.deal_count={s.deal_count}", f"a deal turns {want} cards")
             for _ in range(cnt):
                 self.waste.append(self.stock.pop())
+        elif da == "tableau" and di and self.rules.tableau.empty == "waste-then-stock":
+            j = _one(di, da)
+            # _waste_then_stock allowed it only into a space with the waste empty; say so here too.
+            if cnt != 1 or not 0 <= j < len(self.piles) or self.piles[j] or self.waste:
+                raise Illegal(
+                    "tableau.empty=waste-then-stock",
+                    "the stock's top card goes only into a space, one card, when the waste is empty",
+                )
+            self.piles[j].append(self.stock.pop())
         elif da == "tableau" and s.deal_to == "tableau" and not di:
             want = min(len(self.piles), len(self.stock))
             if cnt != want:
@@ -499,6 +562,8 @@ class _Board:
                 ]:
                     return False
             return True
+        if self.rules.row.distances:  # Accordion: one pile left
+            return sum(1 for p in self.piles if p) == 1
         return self.home() == self.deck.size
 
 
@@ -537,8 +602,8 @@ def replay(instance: Instance, moves: list[dict[str, Any]]) -> Report:
     >>> move = {"card": "5C", "from": "tableau:2", "to": "foundation:0", "count": 1}
     >>> replay(tiny, [move]).message()
     'valid but not won: 1 moves leave 2 cards home'
-    >>> replay(tiny, [move, move]).message()  # moves are counted from 0
-    'move 1: breaks move card: 5C is not the card at tableau:2'
+    >>> replay(tiny, [move, move]).message()  # the second move; Report.index is 1
+    'move 2: breaks move card: 5C is not the card at tableau:2'
     """
     board = _Board(instance)
     for k, m in enumerate(moves):

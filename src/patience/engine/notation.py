@@ -1,8 +1,13 @@
-"""JSON move notation: a move as text a person can read and the validator replays (docs/design.md).
+"""Move notation: JSON moves the validator replays (docs/design.md), and the same moves as text.
 
 ``{"card": "7H", "from": "tableau:3", "to": "foundation:0", "count": 1}``: ``card`` is the (deepest)
 card the move takes, read off the state before the move; locations are ``AREA`` or ``AREA:INDEX``
-(``grid:ROW:COLUMN`` for Gaps). Stock moves carry no card. A Gaps redeal also records the grid it leaves.
+(``grid:ROW:COLUMN`` for Gaps), counted from 0. Stock moves carry no card. A Gaps redeal also records
+the grid it leaves.
+
+Text for people (:func:`move_text`) counts piles, cells, foundations, rows and columns from 1, as the
+board printout and move numbers do (``7H tableau 4 -> foundation 1``); the JSON keeps counting from 0.
+:data:`NOTATIONS` also writes the moves as the peer solvers print them (:func:`move_in`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from .areas import (
     MoveError,
 )
 
-__all__ = ["MoveNotation", "moves_to_json"]
+__all__ = ["NOTATIONS", "MoveNotation", "move_in", "move_text", "moves_to_json"]
 
 
 class MoveNotation:
@@ -48,7 +53,7 @@ class MoveNotation:
             return self.found[si][-cnt]
         if src == GRID:
             return self.grid[si] if si >= 0 else None
-        if src == STOCK and cnt == 1 and dst != TABLEAU:
+        if src == STOCK and cnt == 1 and (dst != TABLEAU or _di >= 0):  # not a deal onto every pile
             return self.stock[-1]
         return None
 
@@ -106,7 +111,7 @@ class MoveNotation:
         for k, m in enumerate(moves):
             move = self.move_from_json(m)
             if not self.is_legal(move):
-                raise MoveError(f"move {k}: {m} is not legal here")
+                raise MoveError(f"move {k + 1}: {m} is not legal here")
             self.apply(move)
 
 
@@ -140,3 +145,92 @@ def _parse_loc(text: str, width: int) -> tuple[int, int]:
     if len(parts) == 1:
         return area, (-1 if area == TABLEAU else 0)
     return area, int(parts[1])
+
+
+# Text for people --------------------------------------------------------------------------------------
+
+
+def _human_loc(text: str) -> str:
+    """``tableau:3`` -> ``tableau 4``; ``grid:2:4`` -> ``row 3 column 5``; bare areas unchanged."""
+    area, *index = text.split(":")
+    if area == "grid" and len(index) == 2:
+        return f"row {int(index[0]) + 1} column {int(index[1]) + 1}"
+    return f"{area} {int(index[0]) + 1}" if index else area
+
+
+def move_text(m: dict[str, Any]) -> str:
+    """A JSON move as people read it, every location counted from 1 (the JSON counts from 0).
+
+    >>> move_text({"card": "7H", "from": "tableau:3", "to": "foundation:0", "count": 1})
+    '7H tableau 4 -> foundation 1'
+    >>> move_text({"card": "JH", "from": "tableau:1", "to": "tableau:2", "count": 3})
+    'JH tableau 2 -> tableau 3 (3 cards)'
+    >>> move_text({"from": "stock", "to": "waste", "count": 3})
+    'stock -> waste (3 cards)'
+    >>> move_text({"card": "4S", "from": "grid:2:4", "to": "grid:0:4"})
+    '4S row 3 column 5 -> row 1 column 5'
+    >>> move_text({"from": "grid", "to": "grid", "count": 12, "redeal": 1, "grid": []})
+    'redeal 1 (12 cards)'
+    """
+    count = m.get("count", 1)
+    cards = f" ({count} cards)" if count != 1 else ""
+    if "redeal" in m:
+        return f"redeal {m['redeal']}{cards or ' (1 card)'}"
+    card = f"{m['card']} " if "card" in m else ""
+    return f"{card}{_human_loc(m['from'])} -> {_human_loc(m['to'])}{cards}"
+
+
+# Peer solvers' notations ------------------------------------------------------------------------------
+
+
+def _peer_loc(text: str) -> tuple[str, int | None]:
+    area, *index = text.split(":")
+    return area, (int(index[0]) if len(index) == 1 else None)
+
+
+def _fcsolve(m: dict[str, Any]) -> str | None:
+    """Freecell Solver's ``fc-solve -m`` lines: stacks and freecells counted from 0, as it prints them."""
+    (src, si), (dst, di) = _peer_loc(m["from"]), _peer_loc(m["to"])
+    count = m.get("count", 1)
+    names = {"tableau": "stack", "cell": "freecell"}
+    if src not in names or si is None:
+        return None
+    where = f"{names[src]} {si}"
+    if dst == "foundation" and count == 1:
+        return f"Move a card from {where} to the foundations"
+    if dst in names and di is not None and src == "tableau" and dst == "tableau":
+        return f"Move {count} cards from {where} to stack {di}"  # fc-solve writes '1 cards' here too
+    if dst in names and di is not None and count == 1 and src != dst:
+        return f"Move a card from {where} to {names[dst]} {di}"
+    return None
+
+
+def _bhs(m: dict[str, Any]) -> str | None:
+    """black-hole-solver's lines: every move takes a pile's top card to the foundation (the hole)."""
+    (src, si), (dst, _di) = _peer_loc(m["from"]), _peer_loc(m["to"])
+    if src == "tableau" and si is not None and dst == "foundation" and m.get("count", 1) == 1:
+        return f"Move a card from stack {si} to the foundations"
+    return None
+
+
+NOTATIONS = {"fc-solve": _fcsolve, "bhs": _bhs}
+"""Peer notations: name -> writer of one JSON move (None when the peer has no such move)."""
+
+
+def move_in(notation: str, m: dict[str, Any]) -> str:
+    """``m`` as the peer solver ``notation`` (a key of :data:`NOTATIONS`) prints it.
+
+    >>> move_in("fc-solve", {"card": "7S", "from": "tableau:0", "to": "cell:1", "count": 1})
+    'Move a card from stack 0 to freecell 1'
+    >>> move_in("bhs", {"card": "KH", "from": "tableau:12", "to": "foundation:0", "count": 1})
+    'Move a card from stack 12 to the foundations'
+    >>> move_in("bhs", {"from": "stock", "to": "waste", "count": 1})
+    Traceback (most recent call last):
+    patience.engine.areas.MoveError: bhs has no notation for stock -> waste
+    """
+    if notation not in NOTATIONS:
+        raise MoveError(f"unknown notation {notation!r}: one of {', '.join(NOTATIONS)}")
+    text = NOTATIONS[notation](m)
+    if text is None:
+        raise MoveError(f"{notation} has no notation for {_human_loc(m['from'])} -> {_human_loc(m['to'])}")
+    return text
