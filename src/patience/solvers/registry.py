@@ -23,6 +23,7 @@ from typing import Any
 from ..engine import unsupported
 from ..holes import is_hole_game
 from ..rules import RuleSet
+from .generic_kernel import kernel_supports
 
 __all__ = [
     "BACKENDS",
@@ -164,5 +165,7 @@ BACKENDS: dict[str, Entry] = {
         ),
         # an external PDDL planner through unified-planning (solvers/pddl_planner.py; extra [planners])
         Entry("planner", "patience.solvers.pddl_planner", "ExternalPlanner", planner_supports),
+        # dfs over the compiled generic kernel, open rearrangement games (solvers/dfs_jit.py, generic_kernel/)
+        Entry("dfs-jit", "patience.solvers.dfs_jit", "DfsJitSolver", kernel_supports),
     )
 }

@@ -1,0 +1,134 @@
+"""The ``dfs-jit`` backend: the ``dfs`` search of the open rearrangement games, run by the compiled generic
+kernel.
+
+Same search as :func:`patience.solvers.dfs.search` (a streamlined phase with ``streamline_share`` of the
+budget, then the complete search; the proven dominances of :mod:`.dominance` chosen by ``Dominances(engine,
+names)``; ``Pruner.score``'s move order), but over the packed states of :mod:`.generic_kernel` (move
+generation, apply/undo, a 128-bit state key and the table compiled by numba; plain Python with
+``PATIENCE_NO_JIT=1``, slower than ``dfs`` then). Rule features it covers:
+:func:`.generic_kernel.unsupported_features` (the registry's predicate); anything else is UNSUPPORTED. Its
+table holds 128-bit keys (16 bytes a slot, at most half full) where ``dfs`` holds Python tuples, so the same
+memory holds far more states; when it is full it is cleared (path kept) rather than evicted
+least-recently-used, so node counts equal ``dfs``'s while neither table fills.
+
+Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states met on the path —, ``peak_mb``,
+``best_foundation``, ``streamlined_nodes``, ``cuts_*``), plus ``compiled`` (1 when numba ran the kernel),
+``jit_seconds`` (compiling or loading the kernel in this call: paid once per process) and ``table_clears``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..engine import Engine, moves_to_json
+from ..instance import Instance
+from ..memguard import MEMORY_OUT
+from ..rules import RuleSet
+from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .dfs_prune import features
+from .dominance import DOMINANCES, Dominances, chosen
+from .generic_kernel import kernel_supports
+
+__all__ = ["DfsJitOptions", "DfsJitSolver"]
+
+DEFAULT_MEMORY_MB = 1024
+_MB = 1 << 20
+_WARM = [False]  # the kernel has been compiled or loaded in this process
+
+
+@dataclass(frozen=True)
+class DfsJitOptions:
+    """Options of ``dfs-jit``: ``streamline_share`` and ``dominances`` as :class:`.dfs.DfsOptions`; ``jit``
+    False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does)."""
+
+    streamline_share: float = 0.1
+    dominances: frozenset[str] | None = None
+    jit: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dominances", chosen(self.dominances))
+        if not 0 <= self.streamline_share < 1:
+            raise ValueError(f"streamline_share must be in [0, 1), got {self.streamline_share}")
+
+
+class DfsJitSolver(Backend):
+    """Compiled depth-first search for the open rearrangement games (module docstring)."""
+
+    name = "dfs-jit"
+    Options = DfsJitOptions
+    options: DfsJitOptions
+
+    def supports(self, rules: RuleSet) -> bool:
+        """The kernel's rule features (:func:`.generic_kernel.kernel_supports`)."""
+        return kernel_supports(rules)
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        from .generic_kernel import kernel
+        from .generic_kernel.pack import pack, to_move
+
+        opts = self.options
+        t0 = time.perf_counter()
+        engine = Engine(instance)
+        stats: dict[str, float] = {"nodes": 0.0}
+        if engine.is_won():
+            return Result(Status.SOLVED, [], stats, self.name)
+        jit_s = 0.0
+        if opts.jit and kernel.HAVE_NUMBA and not _WARM[0]:
+            jit_s = kernel.warm_up()
+            _WARM[0] = True
+        feats = features(instance.rules)
+        dom = Dominances(engine, opts.dominances)
+        memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
+        home, partial = "safe_home" in dom.on, "partial_pile" in dom.on
+        phases = []
+        share = opts.streamline_share
+        if share > 0:
+            cap = -1 if limits.nodes is None else max(int(limits.nodes * share), 1)
+            phases.append((True, t0 + limits.seconds * share, cap))
+        phases.append((False, t0 + limits.seconds, -1))
+        outs: list[dict] = []
+        for streamline, deadline, cap in phases:
+            if not streamline and limits.nodes is not None:
+                cap = max(limits.nodes - sum(o["nodes"] for o in outs), 0)
+                if cap == 0:
+                    outs.append(dict(won=False, complete=False, stop="nodes", nodes=0, best=0, hits=0,
+                                     peak_bytes=0, fired_home=0, fired_partial=0, clears=0, moves=[],
+                                     compiled=False))  # fmt: skip
+                    break
+            colour = streamline and feats.colour_streamliner
+            p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
+            flags = (streamline, streamline and feats.same_suit_stay, home, partial)
+            o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
+                           memory_bytes=memory, jit=opts.jit)  # fmt: skip
+            outs.append(o)
+            if o["won"]:
+                break
+        last = outs[-1]
+        stats.update(
+            nodes=sum(o["nodes"] for o in outs),
+            table_hits=sum(o["hits"] for o in outs),
+            peak_mb=max(o["peak_bytes"] for o in outs) / _MB,
+            best_foundation=max(max(o["best"] for o in outs), engine.foundation_cards()),
+            streamlined_nodes=outs[0]["nodes"] if share > 0 else 0,
+            compiled=float(any(o["compiled"] for o in outs)),
+            jit_seconds=jit_s,
+            table_clears=sum(o["clears"] for o in outs),
+        )
+        for name in DOMINANCES:
+            stats[f"cuts_{name}"] = 0
+        stats["cuts_safe_home"] = sum(o["fired_home"] for o in outs)
+        stats["cuts_partial_pile"] = sum(o["fired_partial"] for o in outs)
+        if last["won"]:
+            moves = [to_move(m) for m in last["moves"]]
+            return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
+        if last["complete"]:
+            most = None
+            if not last["fired_partial"]:  # the other dominances keep the most cards removed
+                best = int(stats["best_foundation"]) - sum(len(p) for p in instance.layout.foundations)
+                most = MaxCards(best, best)
+            return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
+        stop = last["stop"]
+        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
+        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
+        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)

@@ -1,0 +1,52 @@
+"""A compiled search core for the generic engine: packed array states, move generation, apply/undo, a
+128-bit state key and the DFS loop, compiled by numba (plain Python when numba is off).
+
+* :mod:`.pack`: an :class:`~patience.engine.Engine` state and its rule features as int64 arrays, and the
+  conversions of moves and states back to the engine's;
+* :mod:`.kernel`: the functions (``numba.njit`` when :data:`.kernel.HAVE_NUMBA`) and the chunked runner;
+* this module: which rule features the kernel covers (:func:`unsupported_features`), light enough for the
+  backend registry (it imports neither numpy nor numba).
+
+Scope (rule features, never game names): the open rearrangement family. No stock and no waste, no Gaps grid;
+foundations built up by suit (one or several decks, any base, wrap-around); tableau building of every kind the
+engine has (none, any suit, alternate colour, same suit; down or up-down; wrap, also from the base),
+single-card moves and the engine's group moves (``build``, ``same-suit``, ``whole-pile``), spaces filled by
+any card, by Kings or by nothing; free cells (also prefilled), a reserve (stacked or not), face-down cards,
+worrying back. That is FreeCell, Baker's Game, Eight Off, Seahaven Towers, Fore-Cell, Streets and Alleys,
+Beleaguered Castle, Stronghold, Siegecraft, King Albert, Raglan, Fan, Somerset, Spanish Patience, Alpha/Delta
+Star, the Canisters, Thirty, Simple Simon, Mrs Mop and Northwest Territory today
+(``tests/solvers/test_generic_kernel.py`` finds them from the predicate, so a new game with these features is
+covered by itself).
+"""
+
+from __future__ import annotations
+
+from ...engine import unsupported
+from ...rules import RuleSet
+
+__all__ = ["MAX_PILES", "kernel_supports", "unsupported_features"]
+
+MAX_PILES = 62  # piles whose top is a given card are one int64 bit mask
+
+
+def unsupported_features(rules: RuleSet) -> list[str]:
+    """The rule features of ``rules`` the kernel does not cover, in words (empty: it covers them all)."""
+    out = list(unsupported(rules))
+    f, t = rules.foundations, rules.tableau
+    if rules.gaps.rows:
+        out.append("a Gaps grid")
+    if f.kind != "suits":
+        out.append(f"foundations of kind {f.kind!r} (only 'suits')")
+    if rules.stock.size:
+        out.append("a stock")
+    if t.empty not in ("any", "kings", "none"):
+        out.append(f"spaces filled {t.empty!r} (only 'any', 'kings', 'none')")
+    if t.piles > MAX_PILES:
+        out.append(f"{t.piles} tableau piles (at most {MAX_PILES})")
+    return out
+
+
+def kernel_supports(rules: RuleSet) -> bool:
+    """The ``dfs-jit`` registry predicate: every feature of ``rules`` is covered
+    (:func:`unsupported_features`)."""
+    return not unsupported_features(rules)
