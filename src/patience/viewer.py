@@ -2,7 +2,8 @@
 
 The positions are computed here, in Python, by replaying the (already validated) moves on the engine; the
 page embeds them as JSON and its script only draws position N and steps between them (buttons, ←/→,
-Home/End, ``?step=N`` or ``#N`` in the address, ``?keys=→→←`` to replay key presses). Everything a person
+Home/End, ``?step=N`` or ``#N`` in the address; ``?keys=→→←`` and ``?click=next,prev`` replay key presses
+and button clicks through the page's own listeners, for tests in a headless browser). Everything a person
 reads counts from 1: move 1 is the first move, position N is the board after move N (0 is the deal),
 piles, cells and foundations are numbered from 1 as on the text board.
 """
@@ -135,7 +136,7 @@ def page_html(instance: Instance, moves: list[dict[str, Any]]) -> str:
     """One self-contained HTML page (inline CSS and script, nothing fetched) that steps through ``moves``."""
     template = resources.files("patience").joinpath("viewer.html").read_text(encoding="utf-8")
     data = page_data(instance, moves)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, separators=(",", ":"))  # ASCII: the page is ASCII throughout
     text = text.replace("</", "<\\/")  # the JSON sits inside a <script> element
     return template.replace("__TITLE__", _escape(data["title"])).replace("__DATA__", text)
 

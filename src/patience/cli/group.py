@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("show", "show"),
     "solve": ("solve", "solve_cmd"),
     "validate": ("show", "validate"),
+    "view": ("view", "view_cmd"),
 }
 
 
