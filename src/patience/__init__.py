@@ -1,13 +1,37 @@
-"""patience: solve patience (solitaire) card games with constraint programming and search."""
+"""patience: solve patience (solitaire) card games with constraint programming and search.
+
+The Python API (:mod:`patience.api`) is at the top level, loaded when first used::
+
+    import patience
+    inst = patience.deal("freecell", 617, "ms")          # or patience.load("deal.txt"), any format
+    res = patience.solve(inst, backend="auto", limit=10)  # res.status, res.moves, res.seconds
+    patience.validate(inst, res.moves).won                # the independent replay
+    patience.games()                                      # the game names
+
+``patience.validate`` is also the validator's module (:mod:`patience.validate`), made callable.
+"""
 
 from __future__ import annotations
 
-__all__ = ["__version__"]
+from typing import Any
+
+__all__ = ["__version__", "deal", "games", "load", "solve", "validate"]
+
+_API = ("deal", "games", "load", "solve")
 
 
-def __getattr__(name: str) -> str:
-    """``__version__`` from the installed metadata, read when asked: importlib.metadata costs start-up time
-    of every command, and only ``--version`` needs it."""
+def __getattr__(name: str) -> Any:
+    """The API functions and ``__version__``, imported when asked: ``import patience`` (and so every
+    command's start-up) stays free of the library until it is used, and importlib.metadata is read only
+    for ``--version``."""
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    if name == "validate":  # the module, callable as patience.api.validate (patience/validate.py's end)
+        import importlib
+
+        return importlib.import_module(".validate", __name__)
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 

@@ -10,6 +10,8 @@ Solution files are ``{"format": "patience-solution/1", "instance": <sha256>, "mo
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -612,3 +614,17 @@ def replay(instance: Instance, moves: list[dict[str, Any]]) -> Report:
         except Illegal as err:
             return Report(False, False, k, k, str(err), err.rule, board.home())
     return Report(True, board.won(), len(moves), foundation_cards=board.home())
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: ``patience.validate(instance, moves)`` is :func:`patience.api.validate`, the
+    package's API function, which shares the module's name (a function would be replaced by the module
+    the first time anything imports it)."""
+
+    def __call__(self, instance: Instance, moves: Any) -> Report:
+        from .api import validate
+
+        return validate(instance, moves)
+
+
+sys.modules[__name__].__class__ = _CallableModule
