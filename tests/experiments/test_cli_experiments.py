@@ -1,6 +1,7 @@
 """The estimate, compare and report commands (fake backends, inline or 2 processes, tiny decks)."""
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -23,7 +24,8 @@ def test_estimate_then_resume(fake_backends, tmp_path):
     r = run("estimate", "black-hole", "-n", 20, "-b", "tinydfs", "--limit", "5s", "-j", 2, "--db", db, *TINY)
     assert r.exit_code == 0, r.output
     assert "20 deals (seeds 1..20, portable)" in r.output and "20 run now" in r.output
-    assert "conservative Wilson 95%" in r.output and "time per deal: p50" in r.output
+    assert re.search(r"win rate [\d.]+% \(95% CI [\d.]+-[\d.]+%\) of decided deals", r.output)
+    assert "conservative Wilson interval" in r.output and "time per deal: p50" in r.output
     r = run(
         "estimate",
         "blackhole",

@@ -46,7 +46,7 @@ def test_unknowns_widen_both_sides():
 
 def test_estimate_text_and_contains():
     e = estimate(8_694_457, 1_305_543)
-    assert e.text().endswith("± 0.022% [86.923%, 86.966%]")
+    assert e.text() == "86.945% (95% CI 86.923-86.966%)"  # Blake & Gent: 86.944 ± 0.022
     assert e.contains(86.944) and not e.contains(87.0)
     assert e.decided_rate == pytest.approx(0.8694457)
     assert estimate(0, 0, 3).decided_rate is None
@@ -94,3 +94,16 @@ def test_bounds_are_rounded_outwards():
     assert lo <= 100 * e.low < lo + 0.1 and hi - 0.1 < 100 * e.high <= hi
     assert (lo, hi) == (6.1, 79.3)
     assert estimate(0, 0, 5).percent() == (0.0, 100.0)  # all unknown: nothing is known
+
+
+@pytest.mark.parametrize(
+    "counts,text",
+    [
+        ((26, 4, 0), "86.7% (95% CI 70.3-94.7%)"),  # the example: 26 of 30
+        ((500, 500, 0), "50.0% (95% CI 46.9-53.1%)"),  # width 6.2 points: one decimal
+        ((1, 999, 0), "0.10% (95% CI 0.01-0.57%)"),  # width 0.56: two
+        ((26, 2, 2), "92.9% (95% CI 70.3-98.2%)"),  # wins of the decided; unknowns widen both ends
+    ],
+)
+def test_estimate_text_is_rate_then_interval_with_the_digits_it_needs(counts, text):
+    assert estimate(*counts).text() == text

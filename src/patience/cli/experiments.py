@@ -99,8 +99,7 @@ def estimate(
     others = {k: v for k, v in summ.counts.items() if k not in ("solved", "unsolvable", "unknown")}
     extra = "".join(f", {k} {v}" for k, v in others.items())
     click.echo(f"  solved {e.wins}, unsolvable {e.losses}, unknown {summ.counts.get('unknown', 0)}{extra}")
-    rate = "n/a" if e.decided_rate is None else f"{100 * e.decided_rate:.3f}%"
-    line = f"  win rate {rate} of decided deals; conservative Wilson 95%: {e.text()}"
+    line = f"  win rate {e.text()} of decided deals (conservative Wilson interval: unknowns lose / win)"
     if ref is not None:
         line += f"; published {ref:g}% {'inside' if e.contains(ref) else 'OUTSIDE'}"
     click.echo(line)

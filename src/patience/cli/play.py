@@ -256,7 +256,7 @@ def play_cmd(
     ends = ", ".join(f"{k} {v}" for k, v in summ.ends.items())
     click.echo(f"  won {e.wins}, lost {e.losses}, unknown {e.unknowns} (ended: {ends})")
     click.echo(
-        f"  win rate {100 * e.wins / summ.games:.3f}%; Wilson 95%: {e.text()} [mode {mode_key or 'none'}]"
+        f"  win rate {e.text()} of decided games (Wilson interval) [mode {mode_key or 'none'}]"
     )
     home = "  ".join(f"{k}: {v}" for k, v in summ.home.items())
     click.echo(f"  cards home: {home}  (mean {summ.home_mean:.1f})")

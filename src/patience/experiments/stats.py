@@ -79,11 +79,24 @@ class Estimate:
         """The bounds in percent, rounded outwards to ``digits`` decimals."""
         return (_floor(100 * self.low, digits), _ceil(100 * self.high, digits))
 
-    def text(self, digits: int = 3) -> str:
-        """``"86.944% ± 0.022% [86.923%, 86.966%]"``: centre ± half-width (rounded up), then the bounds."""
+    def text(self, digits: int | None = None) -> str:
+        """The one way a win rate is printed: ``"86.7% (95% CI 70.3-94.7%)"``, wins among the decided deals
+        then the interval (bounds rounded outwards). ``digits`` defaults to what the interval's width
+        calls for: one decimal, more while the width would show fewer than two significant digits.
+
+        >>> estimate(26, 4).text()
+        '86.7% (95% CI 70.3-94.7%)'
+        >>> estimate(0, 0, 5).text()
+        'n/a (95% CI 0.0-100.0%)'
+        """
+        if digits is None:
+            width = 100 * (self.high - self.low)
+            digits = 1 if width <= 0 else min(6, max(1, 1 - math.floor(math.log10(width))))
         lo, hi = self.percent(digits)
-        mid, half = (lo + hi) / 2, _ceil((hi - lo) / 2, digits)
-        return f"{mid:.{digits}f}% ± {half:.{digits}f}% [{lo:.{digits}f}%, {hi:.{digits}f}%]"
+        rate = self.decided_rate
+        point = "n/a" if rate is None else f"{100 * rate:.{digits}f}%"
+        level = f"{100 * self.confidence:g}%"
+        return f"{point} ({level} CI {lo:.{digits}f}-{hi:.{digits}f}%)"
 
     def contains(self, percent: float) -> bool:
         """True when the (rounded) interval contains ``percent``."""
@@ -94,8 +107,8 @@ class Estimate:
 def estimate(wins: int, losses: int, unknowns: int = 0, confidence: float = 0.95) -> Estimate:
     """An :class:`Estimate` with the conservative interval.
 
-    >>> estimate(819363, 180241, 396).text()  # Klondike [Th.], Blake & Gent Table 1
-    '81.956% ± 0.096% [81.860%, 82.052%]'
+    >>> estimate(819363, 180241, 396).text()  # Klondike [Th.], Blake & Gent Table 1: 81.956 ± 0.096
+    '81.97% (95% CI 81.86-82.06%)'
     """
     lo, hi = conservative_interval(wins, losses, unknowns, confidence)
     return Estimate(wins, losses, unknowns, lo, hi, confidence)

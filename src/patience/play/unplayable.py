@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     exact, total = unplayable_count(), openings()
     hits = simulate(n)
     print(f"exact: {exact:,} of {total:,} openings = {100 * exact / total:.5f}%")
-    print(f"simulated: {hits} of {n} deals (seeds 1..{n}); Wilson 95%: {estimate(hits, n - hits).text()}")
+    print(f"simulated: {hits} of {n} deals (seeds 1..{n}): {estimate(hits, n - hits).text()}")
 
 
 if __name__ == "__main__":
