@@ -284,8 +284,9 @@ def to_solvitaire(inst: Instance) -> dict[str, Any]:
         relabel = lambda c: Card(c.rank, to_solvitaire_suit(rules, c.suit))  # noqa: E731
         out["sequences"] = [["" if c is None else sv(relabel(c)) for c in row] for row in lay.grid]
         return out
-    if rules.tableau.piles:
-        out["tableau piles"] = [[sv(c) for c in p] for p in lay.tableau]
+    if rules.tableau.piles:  # a row game's piles are Solvitaire's accordion, left to right
+        key = "accordion" if rules.row.distances else "tableau piles"
+        out[key] = [[sv(c) for c in p] for p in lay.tableau]
     if rules.foundations.kind == "hole":
         if len(lay.foundations) != 1 or len(lay.foundations[0]) > 1:
             raise InstanceError("solvitaire: a hole game needs one hole holding at most one card")
@@ -332,9 +333,10 @@ def from_solvitaire(data: Any, game: str, overrides: dict[str, Any] | None = Non
     rules, deck, g = _game(game, overrides)
     if not isinstance(data, dict):
         raise InstanceError("solvitaire: expected a JSON object")
-    unknown = sorted(set(data) - _SV_KEYS)
+    # A row game's piles come as "accordion" (Solvitaire's), any other game's as "tableau piles".
+    unknown = sorted(set(data) - (_SV_KEYS - {"tableau piles" if rules.row.distances else "accordion"}))
     if unknown:
-        raise InstanceError(f"solvitaire.{unknown[0]}: unknown key (Solvitaire also has 'accordion')")
+        raise InstanceError(f"solvitaire.{unknown[0]}: unknown key")
     p = lambda where, t: _sv_parse(deck, t, where)  # noqa: E731
     if rules.gaps.rows:
         seqs = data.get("sequences")
@@ -355,12 +357,12 @@ def from_solvitaire(data: Any, game: str, overrides: dict[str, Any] | None = Non
                 cells_row.append(None if c is not None and c.rank == 1 else c)  # AS marks a gap
             grid.append(tuple(cells_row))
         return _build(g, Layout(grid=tuple(grid)), overrides, "solvitaire")
-    tab = data.get("tableau piles", [])
+    key = "accordion" if rules.row.distances else "tableau piles"  # a row game: Solvitaire's accordion
+    tab = data.get(key, [])
     if not isinstance(tab, list):
-        raise InstanceError("solvitaire.tableau piles: expected a list of piles")
+        raise InstanceError(f"solvitaire.{key}: expected a list of piles")
     tableau = tuple(
-        tuple(p(w, t) for w, t in _sv_flat(pile, f"solvitaire.tableau piles[{i}]"))
-        for i, pile in enumerate(tab)
+        tuple(p(w, t) for w, t in _sv_flat(pile, f"solvitaire.{key}[{i}]")) for i, pile in enumerate(tab)
     )
     found = [p(w, t) for w, t in _sv_flat(data.get("foundations", []), "solvitaire.foundations")]
     found = [p(w, t) for w, t in _sv_flat(data.get("hole", []), "solvitaire.hole")] + found
@@ -432,7 +434,9 @@ HOME_GAMES: dict[str, tuple[str, ...]] = {
     "fcsolve": ("freecell", "black-hole", "all-in-a-row", "golf-thoughtful"),
     "solvitaire": (),
 }
-_SV_KEYS = {"tableau piles", "foundations", "cells", "stock", "waste", "reserve", "hole", "sequences"}
+_SV_KEYS = {
+    "tableau piles", "foundations", "cells", "stock", "waste", "reserve", "hole", "sequences", "accordion"
+}
 _FC_MARKS = re.compile(r"^\s*:|^\s*freecells\s*:|\b[HCDS]-[0A2-9TJQK]\b", re.IGNORECASE | re.MULTILINE)
 _LABEL = {"board": "board text", "fcsolve": "fc-solve text", "solvitaire": "Solvitaire JSON"}
 

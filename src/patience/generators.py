@@ -23,6 +23,7 @@ and the instance families of :mod:`patience.families`, and ``deal()``, which dis
    e. ``reserve.size`` cards, then ``stock.size`` cards, each listed bottom to top in dealing order
       (the first card dealt is the bottom one; the last is the top, played or drawn first);
    f. the tableau: deal ``"even"`` gives card ``t`` to pile ``t mod P`` (round robin);
+      with ``deck.dealt`` only the cards it needs are dealt and the rest are set aside;
       ``"triangle"`` and ``"sizes"`` fill pile 0 bottom to top, then pile 1, and so on;
    g. Gaps games (``gaps.rows > 0``) have no tableau: card ``t`` goes to row ``t mod rows``, each row
       filled left to right, and aces become gaps (``None``).
@@ -38,7 +39,8 @@ shuffle). Needs the model's ``pysol_name``; a board whose shape differs from our
 shuffle (Boost's ``uniform_int_distribution`` draws exactly as step 3), a deck ordered by rank 1..13 and
 within a rank by suit C H S D (then the second deck), and cards dealt from the back of the deck: hole card
 taken out, aces to the foundations, then cells, stock, reserve, Gaps rows (card ``t`` to row ``t mod
-rows``) and the tableau (round robin, or Solvitaire's diagonal deal when our pile sizes are not those of
+rows``), its accordion (one card a pile, left to right: our row of tableau piles; ``deck.dealt`` cards
+only) and the tableau (round robin, or Solvitaire's diagonal deal when our pile sizes are not those of
 a round robin; see :func:`_solvitaire_tableau`). A random foundation base (Canfield) is the front card.
 Suits keep their letters, except where the rules give a suit's *number* a meaning: in the Gaps basic
 variant row r takes suit number r, so Solvitaire's suit number k becomes our suit number k (see
@@ -194,6 +196,8 @@ def layout_from_order(rules: RuleSet, cards: list[Card]) -> Layout:
         cells[i] = seq.pop(0)
     reserve = [seq.pop(0) for _ in range(rules.reserve.size)]
     stock = [seq.pop(0) for _ in range(rules.stock.size)]
+    if d.dealt:  # the rest of the deck is set aside
+        del seq[rules.tableau_cards :]
     tableau = _deal_tableau(rules, seq, rules.tableau.deal == "even")
     return Layout(
         tableau=tableau,
@@ -266,6 +270,8 @@ def _solvitaire_layout(rules: RuleSet, seed: int) -> Layout:
         cells[i] = seq.pop(0)
     stock = [seq.pop(0) for _ in range(rules.stock.size)]
     reserve = [seq.pop(0) for _ in range(rules.reserve.size)]
+    if d.dealt:  # Solvitaire's accordion takes the cards it needs; the rest stay in the deck
+        del seq[rules.tableau_cards :]
     if rules.gaps.rows:
         rows: list[list[Card | None]] = [[] for _ in range(rules.gaps.rows)]
         for t, c in enumerate(seq):

@@ -411,7 +411,8 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
 
 
 def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
-    """Every card of the deck exactly as often as the deck holds it (Gaps: aces are the gaps)."""
+    """Every card of the deck exactly as often as the deck holds it (Gaps: aces are the gaps); with
+    ``deck.dealt`` cards set aside, each at most as often (the shape check counts the cards dealt)."""
     counts: Counter[Card] = Counter()
     for path, card in lay.located_cards():
         counts[card] += 1
@@ -431,10 +432,11 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
         for i, pile in enumerate(lay.foundations):
             if len(pile) != 1 or pile[0].rank != 1:
                 raise InstanceError(f"layout.foundations[{i}]: must hold exactly one ace")
+    aside = rules.deck.dealt and rules.deck.dealt < deck.size
     missing = [
         c
         for c in sorted(set(deck.cards()))
-        if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1)
+        if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1) and not aside
     ]
     if missing:
         shown = ", ".join(deck.text(c) for c in missing[:8])

@@ -64,7 +64,7 @@ def unsupported_reason(rules: RuleSet) -> str | None:
         (t.build not in ("alternate-colour", "same-suit", "any-suit"), f"tableau.build={t.build}"),
         (t.direction != "down", "tableau.direction=up-down"),
         (bool(t.wrap), f"tableau.wrap={str(t.wrap).lower()}"),
-        (t.empty in ("reserve-first", "reserve-then-waste"), f"tableau.empty={t.empty}"),
+        (t.empty in ("reserve-first", "reserve-then-waste", "waste-then-stock"), f"tableau.empty={t.empty}"),
         (rules.reserve.size > 0, "a reserve"),
         (
             t.group_moves not in ("none", "build") or (t.group_moves == "build" and t.face_up != "top"),

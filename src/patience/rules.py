@@ -3,7 +3,8 @@
 The schema follows the parameter table of Blake & Gent (Solvitaire's rule language): a game is a
 combination of a tableau (pile count, deal shape, build policy, group moves, what fills a space),
 foundations (built by suit, a "hole" built up or down as in Black Hole, or complete runs as in Spider),
-free cells, a reserve and a stock. Gaps-like games use the ``gaps`` section instead of a tableau.
+free cells, a reserve and a stock. Gaps-like games use the ``gaps`` section instead of a tableau, and
+Accordion-like games the ``row`` section (their tableau piles lie in one row and no foundations).
 The engine branches on these fields, never on a game's name.
 
 Unknown keys and values are errors that name their path (``$.rules.tableau.build``). Parameters can
@@ -66,6 +67,14 @@ class DeckSpec(_Strict):
     suits: int = 4
     ranks: int = 13
     decks: int = 1
+    # Cards of the shuffled deck that are dealt; the rest are set aside unseen (Ross & Knuth's 18-card
+    # Accordion). 0: every card.
+    dealt: int = 0
+
+    @property
+    def cards(self) -> int:
+        """Cards in play: ``dealt``, or the whole deck (suits x ranks x decks)."""
+        return self.dealt or self.suits * self.ranks * self.decks
 
 
 class Tableau(_Strict):
@@ -89,8 +98,10 @@ class Tableau(_Strict):
     # What fills a space: any card, Kings only, nothing; "reserve-first": the reserve's top at once while
     # it has cards, then any card (Solvitaire's auto-reserve-then-any); "reserve-then-waste": the reserve
     # first, then only a waste card, and while a space is open no other card goes to the tableau
-    # (Solvitaire's auto-reserve-then-waste).
-    empty: Literal["any", "kings", "none", "reserve-first", "reserve-then-waste"] = "any"
+    # (Solvitaire's auto-reserve-then-waste); "waste-then-stock": a space is filled at once from the waste,
+    # or from the stock when the waste is empty, and only when both are empty may any card go there
+    # (Solvitaire's auto-waste-then-stock, Fortune's Favor).
+    empty: Literal["any", "kings", "none", "reserve-first", "reserve-then-waste", "waste-then-stock"] = "any"
 
 
 class Foundations(_Strict):
@@ -100,9 +111,10 @@ class Foundations(_Strict):
     kind ``hole``: ``count`` piles any card may join when one rank above or below the top card
     (Black Hole); ``start`` lists the cards put there first, or ``start_dealt`` deals one (Golf).
     kind ``runs``: a complete same-suit run King..Ace leaves the tableau as one move (Spider).
+    kind ``none``: no foundations; only a ``row`` game has none (it is won when one pile is left).
     """
 
-    kind: Literal["suits", "hole", "runs"] = "suits"
+    kind: Literal["suits", "hole", "runs", "none"] = "suits"
     initial: Literal["none", "aces", "one"] = "none"
     base: Literal["ace", "dealt"] = "ace"
     removable: bool = False  # worrying back: a foundation card may return to the tableau
@@ -145,6 +157,21 @@ class Gaps(_Strict):
     redeals: int = 0
 
 
+RowMatch = Literal["same-suit", "same-rank", "alternate-colour", "any"]
+
+
+class Row(_Strict):
+    """Accordion: the tableau piles lie in one row, left to right, and close up as piles leave it.
+
+    A whole pile moves onto the pile ``d`` places to its left, for a ``d`` in ``distances``, counting
+    only the piles still in the row, when its top card matches that pile's top card by one of ``match``
+    (same suit or same rank in Accordion). The game is won when one pile is left. Empty: not a row game.
+    """
+
+    distances: tuple[int, ...] = ()
+    match: tuple[RowMatch, ...] = ()
+
+
 class RuleSet(_Strict):
     """All parameters of a game. Defaults describe an empty game; each model file sets its own."""
 
@@ -155,14 +182,15 @@ class RuleSet(_Strict):
     reserve: Reserve = Reserve()
     stock: Stock = Stock()
     gaps: Gaps = Gaps()
+    row: Row = Row()
     thoughtful: bool = True  # every card is known to the player (solvers always see every card)
 
     # Derived quantities -------------------------------------------------------------------
     @property
     def n_foundations(self) -> int:
-        """Number of foundation piles (suits x decks, the hole count, or 0 for runs/gaps)."""
+        """Number of foundation piles (suits x decks, the hole count, or 0 for gaps and kind none)."""
         f = self.foundations
-        if self.gaps.rows:
+        if self.gaps.rows or f.kind == "none":
             return 0
         if f.kind == "suits":
             return self.deck.suits * self.deck.decks
@@ -197,9 +225,9 @@ class RuleSet(_Strict):
 
     @property
     def tableau_cards(self) -> int:
-        """Cards dealt to the tableau: whatever the other areas leave of the deck."""
+        """Cards dealt to the tableau: whatever the other areas leave of the cards in play."""
         used = self.n_initial_foundation_cards + self.cells.prefilled + self.reserve.size + self.stock.size
-        return self.deck.suits * self.deck.ranks * self.deck.decks - used
+        return self.deck.cards - used
 
     def check(self, where: str = "rules") -> None:
         """Raise :class:`RuleError` naming the first impossible parameter or parameter combination.
@@ -236,6 +264,14 @@ class RuleSet(_Strict):
                 raise RuleError(f"{where}.{name}: must be >= 0{unlimited}, got {value}")
             if value > most:
                 raise RuleError(f"{where}.{name}: {value} is over the limit of {most}")
+        if not 0 <= d.dealt <= cards:
+            raise RuleError(f"{where}.deck.dealt: {d.dealt} is not between 0 and the deck's {cards} cards")
+        self._check_row(where)
+        if t.empty == "waste-then-stock" and self.stock.deal_to != "waste":
+            raise RuleError(
+                f"{where}.tableau.empty: 'waste-then-stock' needs a stock dealt to the waste, "
+                f"not to the {self.stock.deal_to}"
+            )
         if len(t.sizes) > MAX_PILES:
             raise RuleError(f"{where}.tableau.sizes: {len(t.sizes)} piles, over the limit of {MAX_PILES}")
         for i, n in enumerate(t.sizes):
@@ -312,6 +348,48 @@ class RuleSet(_Strict):
                     f"{where}.tableau.piles: {t.piles} piles do not divide the "
                     f"{self.tableau_cards} tableau cards evenly"
                 )
+
+    def _check_row(self, where: str) -> None:
+        """A row game (Accordion) has one card per tableau pile, no foundations and nothing else to play
+        with; ``foundations.kind: none`` and ``deck.dealt`` belong to row games only."""
+        row, t, f = self.row, self.tableau, self.foundations
+        if not row.distances:
+            if row.match:
+                raise RuleError(f"{where}.row.match: set without row.distances")
+            if f.kind == "none":
+                raise RuleError(f"{where}.foundations.kind: 'none' only in a row game (row.distances)")
+            if self.deck.dealt:
+                raise RuleError(f"{where}.deck.dealt: only a row game sets cards aside")
+            return
+        for i, dist in enumerate(row.distances):
+            if not 1 <= dist <= MAX_PILES:
+                raise RuleError(f"{where}.row.distances[{i}]: {dist} is not between 1 and {MAX_PILES}")
+        if not row.match:
+            raise RuleError(f"{where}.row.match: a row game needs at least one match rule")
+        if f.kind != "none":
+            raise RuleError(f"{where}.foundations.kind: a row game has none, got {f.kind!r}")
+        for name, value in (
+            ("gaps.rows", self.gaps.rows),
+            ("cells.count", self.cells.count),
+            ("reserve.size", self.reserve.size),
+            ("stock.size", self.stock.size),
+        ):
+            if value:
+                raise RuleError(f"{where}.{name}: a row game deals only its row, got {value}")
+        for name, value, want in (
+            ("tableau.build", t.build, "none"),
+            ("tableau.empty", t.empty, "none"),
+            ("tableau.group_moves", t.group_moves, "none"),
+            ("tableau.face_up", t.face_up, "all"),
+            ("tableau.deal", t.deal, "even"),
+        ):
+            if value != want:
+                raise RuleError(f"{where}.{name}: a row game has {want!r} (piles move by row.distances)")
+        if t.piles != self.deck.cards:
+            raise RuleError(
+                f"{where}.tableau.piles: a row game deals one card to each pile, so {self.deck.cards} piles, "
+                f"got {t.piles}"
+            )
 
 
 class Reference(_Strict):

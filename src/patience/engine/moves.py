@@ -113,6 +113,8 @@ class LegalMoves:
         p = self.empty_policy
         if p == "any" or (p in ("reserve-first", "reserve-then-waste") and not self.reserve):
             return True  # "reserve-then-waste": the caller lets only waste cards reach a space
+        if p == "waste-then-stock":
+            return True  # legal_moves fills a space from the waste or stock first; with both empty, any card
         if p == "kings":
             return self.rank[card] == self.R
         return False  # "none", and the reserve filling a space is handled by the caller
@@ -127,6 +129,8 @@ class LegalMoves:
             return moves
         if self.hole_only:
             return self._hole_moves()
+        if self.row_distances:
+            return self._row_moves()
         moves: list[Move] = []
         piles, down = self.piles, self.down
         # Canfield-style spaces: while the reserve has cards an empty pile must take its top first.
@@ -135,6 +139,15 @@ class LegalMoves:
             for i, p in enumerate(piles):
                 if not p:
                     return [(RESERVE, len(self.reserve) - 1, TABLEAU, i, 1)]
+        # Fortune's Favor's spaces: a space takes the waste's top at once, or the stock's when the waste is
+        # empty; only when both are empty may other cards go there (_accepts_empty).
+        if self.empty_policy == "waste-then-stock" and (self.waste or self.stock):
+            forced = [i for i, p in enumerate(piles) if not p]
+            if forced:
+                if not self.piles_ordered():
+                    del forced[1:]
+                src = (WASTE, 0) if self.waste else (STOCK, 0)
+                return [(*src, TABLEAU, i, 1) for i in forced]
         # Empty piles a card may go to: the first only, as the others give the same state up to pile order;
         # every one while the stock still deals onto the tableau (a deal tells the piles apart by index).
         ordered = self.piles_ordered()
@@ -265,6 +278,29 @@ class LegalMoves:
             and (self.max_redeals < 0 or self.redeals_used < self.max_redeals)
         ):
             moves.append((WASTE, 0, STOCK, 0, len(self.waste)))
+        return moves
+
+    def _row_moves(self) -> list[Move]:
+        """Accordion: a whole pile onto the pile ``d`` places to its left among the piles left in the row
+        (``d`` in ``row.distances``), when the two top cards match by one of ``row.match``."""
+        piles, rank, suit, colour = self.piles, self.rank, self.suit, self.colour
+        match = self.row_match
+        left = [i for i, p in enumerate(piles) if p]  # the row as it stands, closed up
+        moves: list[Move] = []
+        for k, i in enumerate(left):
+            c = piles[i][-1]
+            for d in self.row_distances:
+                if d > k:
+                    continue
+                j = left[k - d]
+                t = piles[j][-1]
+                if (
+                    "any" in match
+                    or ("same-suit" in match and suit[c] == suit[t])
+                    or ("same-rank" in match and rank[c] == rank[t])
+                    or ("alternate-colour" in match and colour[c] != colour[t])
+                ):
+                    moves.append((TABLEAU, i, TABLEAU, j, len(piles[i])))
         return moves
 
     def _hole_moves(self) -> list[Move]:

@@ -95,6 +95,10 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
         self.gaps_redeals = rules.gaps.redeals
         self._sha = ""  # the instance's sha256, computed at the first redeal (it seeds the shuffles)
         self.fixed_suit_twos = rules.gaps.first_column == "fixed-suit"
+        # Accordion: piles move whole onto the pile these many places to their left (counting the piles
+        # still in the row) when the top cards match by one of row.match (empty: not a row game).
+        self.row_distances: tuple[int, ...] = rules.row.distances
+        self.row_match = frozenset(rules.row.match)
         # Suits matter unless neither tableau nor foundations look at them (Black Hole family).
         self._onto: list[frozenset[int] | None] = [None] * n  # build_targets cache
         self.suits_matter = not (f.kind == "hole" and t.build in ("none", "any-suit"))
@@ -106,9 +110,10 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
     def piles_ordered(self) -> bool:
         """Does the order of the tableau piles matter now? Only while the stock deals onto the tableau:
         a deal gives its k-th card to pile k, so two positions that differ only in pile order deal
-        differently (and East Haven's last deal covers only the first piles). Otherwise the rules never
+        differently (and East Haven's last deal covers only the first piles). In a row game (Accordion)
+        a pile's neighbours are what it may move onto, so order always matters. Otherwise the rules never
         tell piles apart, so the state key sorts them and a card goes to the first empty pile only."""
-        return self.stock_to == "tableau" and bool(self.stock)
+        return (self.stock_to == "tableau" and bool(self.stock)) or bool(self.row_distances)
 
     # Apply / undo --------------------------------------------------------------------------------
     def apply(self, move: Move) -> None:
@@ -119,6 +124,8 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
             if dst == WASTE:
                 for _ in range(cnt):
                     self.waste.append(self.stock.pop())
+            elif dst == TABLEAU and di >= 0:  # the stock's top fills a space (tableau.empty waste-then-stock)
+                self.piles[di].append(self.stock.pop())
             elif dst == TABLEAU:
                 for j in range(cnt):
                     self.piles[j].append(self.stock.pop())
@@ -176,6 +183,8 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
             if dst == WASTE:
                 for _ in range(cnt):
                     self.stock.append(self.waste.pop())
+            elif dst == TABLEAU and di >= 0:
+                self.stock.append(self.piles[di].pop())
             elif dst == TABLEAU:
                 for j in reversed(range(cnt)):
                     self.stock.append(self.piles[j].pop())
@@ -225,9 +234,12 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
 
     # Queries -------------------------------------------------------------------------------------
     def is_won(self) -> bool:
-        """True when every card is home (Gaps: every row runs 2..top rank in one suit)."""
+        """True when every card is home (Gaps: every row runs 2..top rank in one suit; a row game: one
+        pile is left)."""
         if self.rows:
             return self._gaps_won()
+        if self.row_distances:
+            return sum(1 for p in self.piles if p) == 1
         return self.foundation_cards() == self.n_cards
 
     def foundation_cards(self) -> int:
@@ -258,6 +270,10 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
         redeals = self.redeals_used if self.max_redeals >= 0 else 0
         if self.rows:
             return (tuple(self.grid), redeals)
+        if self.row_distances:
+            # A row game: what can happen next depends only on the order of the piles left and their
+            # top cards (moves compare tops; the win counts piles), not on where the gaps are.
+            return tuple(p[-1] for p in self.piles if p)
         ordered = self.piles_ordered()
         if self.suits_matter:
             piles = [(tuple(p), d) for p, d in zip(self.piles, self.down, strict=True)]

@@ -48,7 +48,8 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
     target); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
     early space would force a reserve card into it, ``reserve-first``; under ``reserve-then-waste`` it
-    would also forbid every tableau move but from the waste until it is filled); no stock dealt onto the
+    would also forbid every tableau move but from the waste until it is filled; under ``waste-then-stock``
+    it would force the waste's or the stock's top card into it at once); no stock dealt onto the
     tableau (a deal covers a pile top whatever the building rules, so a card could be covered without being
     built on).
     """
@@ -57,7 +58,7 @@ def _safe_home_sound(rules: RuleSet) -> bool:
         _suit_foundations(rules)
         and not rules.foundations.removable
         and rules.deck.decks == 1
-        and t.empty not in ("reserve-first", "reserve-then-waste")
+        and t.empty not in ("reserve-first", "reserve-then-waste", "waste-then-stock")
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
     )
 
@@ -178,7 +179,10 @@ class Dominances:
         moves, it forbids none). A winning sequence from here must deal (stock cards must go home), and
         the moves before its first deal commute with that deal, so the deal can be played first: the same
         moves in another order, with the same number of cards home after each of them (so the most cards
-        removed is kept too).
+        removed is kept too). Under ``waste-then-stock`` spaces a sequence may take its first stock card
+        into a space instead (only when a space is open: then that is the only legal move, so the moves
+        before it open no earlier space and do not depend on the waste); after the deal the same card
+        fills the same space from the waste, reaching the same state.
         """
         e = self.e
         if e.waste or not e.stock:

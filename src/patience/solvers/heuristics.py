@@ -11,6 +11,8 @@ Each heuristic is a pair of functions of an :class:`~patience.engine.Engine` in 
   the cards lying above the next foundation card of each suit (Donkersteeg's "next card protection"),
   the face-down cards (each is a card that must be uncovered), and a small charge for every occupied free
   cell and a small credit for every empty pile (room to manoeuvre).
+* A row game (Accordion) has no foundations: every move closes up exactly one pile, so the piles left
+  less one is exact as a count of the moves still needed when the deal is won, and a lower bound always.
 
 The dominances every search mode applies (safe foundation moves, dealing onto an empty waste, the
 partial-pile restriction) are not heuristics: they live, with their proofs, in :mod:`.dominance`.
@@ -36,9 +38,12 @@ class Heuristic:
 
 
 def pick_heuristic(e: Engine) -> Heuristic:
-    """The heuristic for the engine's rule-set: suit foundations, holes, runs (Spider) or Gaps rows."""
+    """The heuristic for the engine's rule-set: suit foundations, holes, runs (Spider), Gaps rows or a
+    row of piles (Accordion)."""
     if e.rows:
         return Heuristic("gaps", _zero, _gaps_misplaced)
+    if e.row_distances:
+        return Heuristic("row", _row_moves_left, lambda x: float(_row_moves_left(x)))
     if e.fkind == "runs":
         per = e.R
 
@@ -53,6 +58,11 @@ def pick_heuristic(e: Engine) -> Heuristic:
 
 def _zero(e: Engine) -> int:
     return 0
+
+
+def _row_moves_left(e: Engine) -> int:
+    """Piles left in the row less one: each move closes up exactly one pile, and one pile wins."""
+    return sum(1 for p in e.piles if p) - 1
 
 
 def _not_home(e: Engine) -> int:
