@@ -144,6 +144,10 @@ def test_solvitaire_deal_is_the_puzzle(game: str) -> None:
         if rules.gaps.rows:
             assert shown["Sequences"] == ours["sequences"], (game, seed)
             continue
+        if rules.row.distances:  # Accordion: one row, left to right, in order (its line ends in a tab)
+            row = [p for p in shown["Accordion"] if p]
+            assert row == [_cards(p) for p in ours["accordion"]], (game, seed)
+            continue
         # Pile order is part of the puzzle only while a stock deals onto the tableau (card k to pile k).
         ordered = rules.stock.deal_to == "tableau" and rules.stock.size > 0
         piles = [_cards(p) for p in ours.get("tableau piles", [])]
@@ -196,6 +200,10 @@ _SPACES = {
     "kings": "kings",
     "auto-reserve-then-any": "reserve-first",
     "auto-reserve-then-waste": "reserve-then-waste",
+    "auto-waste-then-stock": "waste-then-stock",
+}
+_ROW_MATCH = {  # accordion build policies
+    "same-suit": "same-suit", "same-rank": "same-rank", "red-black": "alternate-colour", "any-suit": "any"
 }
 _NO_NAME = "the engine has no such rule"
 
@@ -218,6 +226,16 @@ def expected_rules(sv: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         "thoughtful": True,  # Solvitaire sees every card
     }
     lacking: dict[str, str] = {}
+    acc = sv["accordion"]
+    if acc["size"]:  # Solvitaire's accordion: our row of one-card tableau piles, no foundations
+        deck = 4 * sv["max rank"] * (2 if sv["two decks"] else 1)
+        exp |= {"tableau.piles": acc["size"], "deck.dealt": acc["size"] if acc["size"] < deck else 0}
+        exp |= {"foundations.kind": "none", "tableau.build": "none", "cells.count": 0, "stock.size": 0}
+        exp["row.distances"] = [int(m[1:]) for m in acc["moves"] if m.startswith("L")]
+        exp["row.match"] = [_ROW_MATCH[b] for b in acc["build policies"]]
+        if any(not m.startswith("L") for m in acc["moves"]):
+            lacking["row.distances"] = f"accordion moves {acc['moves']}: rightward moves, {_NO_NAME}"
+        return exp, lacking
     seq = sv["sequences"]
     if seq["count"]:
         exp |= {"gaps.rows": seq["count"], "gaps.redeals": 0}
