@@ -54,9 +54,11 @@ class Report:
         """One line for people; it counts moves from 1, as every printout does (``index`` counts from 0)."""
         if not self.ok:
             return f"move {(self.index or 0) + 1}: {self.error}"
+        moves = f"{self.moves} move{'' if self.moves == 1 else 's'}"
         if self.won:
-            return f"valid: {self.moves} moves win the deal"
-        return f"valid but not won: {self.moves} moves leave {self.foundation_cards} cards home"
+            return f"valid: {moves} win{'s' if self.moves == 1 else ''} the deal"
+        home = f"{self.foundation_cards} card{'' if self.foundation_cards == 1 else 's'}"
+        return f"valid but not won: {moves} leave{'s' if self.moves == 1 else ''} {home} home"
 
 
 def solution_json(instance: Instance, moves: list[dict[str, Any]]) -> dict[str, Any]:

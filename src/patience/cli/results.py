@@ -11,7 +11,7 @@ import click
 
 from ..experiments.store import STATUSES, Row, StoreError, open_store
 from .errors import UsageError, guard
-from .output import emit_json
+from .output import emit_json, plural
 
 __all__ = ["results_cmd"]
 
@@ -77,7 +77,7 @@ def results_cmd(
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
     tally = ", ".join(f"{s} {counts[s]}" for s in STATUSES if s in counts)
-    click.echo(f"{len(rows)} row{'s' if len(rows) != 1 else ''}" + (f": {tally}" if tally else ""), err=True)
+    click.echo(plural(len(rows), "row") + (f": {tally}" if tally else ""), err=True)
 
 
 def _human(r: Row) -> tuple[str, ...]:

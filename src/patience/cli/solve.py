@@ -25,7 +25,7 @@ from .backends import check_backend, check_supported
 from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, EXIT_NOT_WON, EXIT_USAGE, UsageError, guard
 from .generator import GENERATOR, GENERATOR_HELP
 from .limits import MAX_MB, parse_limit, seconds_left
-from .output import emit_json
+from .output import emit_json, plural
 from .sets import SET_HELP, parse_sets
 from .target import FORMAT_CHOICE, FORMAT_HELP, GAME_HELP, expand_targets, instance_arg, target_label
 
@@ -112,7 +112,7 @@ def solve_cmd(
     else:
         click.echo(_summary(inst, result, backend))
         if why is not None:
-            click.echo(f"lost because of these {len(why)} facts alone:")
+            click.echo(f"lost because of these {plural(len(why), 'fact')} alone:")
             for fact in why:
                 click.echo(f"  - {fact}")
         elif explain and result.status is Status.UNSOLVABLE:
@@ -220,7 +220,7 @@ def _jsonl_row(label: str, inst: Instance, result: Result) -> dict[str, Any]:
 def _batch_summary(counts: dict[str, int], done: int, total: int, wall: float) -> str:
     """``N deals: solved a, unsolvable b, ...`` in the order of the statuses."""
     parts = [f"{s.value} {counts[s.value]}" for s in Status if s.value in counts]
-    of = f"{done} of {total} deals" if done < total else f"{total} deal{'s' if total != 1 else ''}"
+    of = f"{done} of {plural(total, 'deal')}" if done < total else plural(total, "deal")
     return f"{of}: {', '.join(parts)} in {wall:.1f}s"
 
 
@@ -232,16 +232,16 @@ def _summary(inst: Instance, result: Result, backend: str, name: str | None = No
     if secs is not None:
         line += f" in {secs:.3f}s"
     if result.solution is not None:
-        line += f", {len(result.solution)} moves"
+        line += f", {plural(len(result.solution), 'move')}"
     if result.message:
         line += f" - {result.message}"
     removes_cards = inst.rules.n_foundations > 0  # not Gaps: nothing leaves its grid
     most = result.max_cards
     if most is not None and result.status is Status.UNSOLVABLE and removes_cards:
         if most.proven:
-            line += f"; at most {most.best} cards can be removed (proven optimum)"
+            line += f"; at most {plural(most.best, 'card')} can be removed (proven optimum)"
         else:  # a sequence found, not proven the longest
-            line += f"; the best sequence found removes {most.best} cards"
+            line += f"; the best sequence found removes {plural(most.best, 'card')}"
             if most.bound < result.stats.get("cards", float("inf")):
                 line += f" (none removes more than {most.bound})"  # a bound better than all cards
     return line

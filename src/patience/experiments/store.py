@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..instance import _umask  # the process umask, read without changing it (atomic_write's new files)
 from ..rules import RuleError, load_game
 
 __all__ = [
@@ -247,6 +248,7 @@ def _create(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     _sweep_stale(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 -> what open() would give a new file (umask respected)
     os.close(fd)
     try:
         con = sqlite3.connect(tmp)
