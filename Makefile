@@ -17,6 +17,7 @@ demo: $(STAMP)
 	$(BIN)/patience show /tmp/patience-demo-bh1.json --moves
 	$(BIN)/patience solve /tmp/patience-demo-bh1.json --limit 10s
 	$(BIN)/patience solve black-hole:2 --generator pysol --limit 10s -o /tmp/patience-demo-bh2-solution.json
+	@echo "patience is installed in $(VENV)/bin: 'source $(VENV)/bin/activate' puts it on PATH (README: Tour)"
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

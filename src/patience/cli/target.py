@@ -100,12 +100,15 @@ def instance_arg(
 
 def expand_targets(targets: tuple[str, ...]) -> list[str]:
     """TARGETs with folders replaced by their deal files (sorted; hidden files skipped) and GAME:A-B by
-    GAME:A ... GAME:B; at most :data:`MAX_DEALS` in all."""
+    GAME:A ... GAME:B; at most :data:`MAX_DEALS` in all. A folder's files come in natural order (``-2``
+    before ``-10``), as ``generate`` numbers them."""
     out: list[str] = []
     for t in targets:
         m = _GAME_RANGE.fullmatch(t)
         if t != STDIN and Path(t).is_dir():
-            files = sorted(p for p in Path(t).iterdir() if p.is_file() and not p.name.startswith("."))
+            files = sorted(
+                (p for p in Path(t).iterdir() if p.is_file() and not p.name.startswith(".")), key=_natural
+            )
             if not files:
                 raise UsageError(f"{t}: folder holds no deal files")
             out += [str(p) for p in files]
@@ -123,6 +126,11 @@ def expand_targets(targets: tuple[str, ...]) -> list[str]:
     if out.count(STDIN) > 1:
         raise UsageError("- (standard input) can be read once")
     return out
+
+
+def _natural(path: Path) -> list[Any]:
+    """Sort key of a file name with its numbers compared as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", path.name)]
 
 
 def target_label(target: str) -> str:
