@@ -75,7 +75,9 @@ def test_games_game_shows_every_rule_parameter() -> None:
 
 
 def test_set_help_lists_the_parameter_names() -> None:
-    for cmd in ("solve", "deal", "generate", "games", "convert", "show"):
+    commands = ("solve", "deal", "generate", "games", "convert", "show", "estimate", "compare", "play")
+    commands += ("pddl",)
+    for cmd in commands:
         code, out, _ = run(cmd, "--help")
         text = " ".join(out.split())
         assert code == 0 and all(name in text for name in SHORT_NAMES), cmd

@@ -21,7 +21,7 @@ from .backends import check_supported
 from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, UsageError, say_error
 from .generator import GENERATOR, GENERATOR_HELP
 from .limits import MAX_DEALS, MAX_MB
-from .sets import coerce_sets
+from .sets import SET_HELP, coerce_sets
 
 if TYPE_CHECKING:
     from ..experiments.executors import Executor
@@ -55,7 +55,7 @@ _COMMON = [
     click.option(
         "--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP
     ),
-    click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter."),
+    click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP),
     click.option(
         "--retry",
         multiple=True,

@@ -10,7 +10,7 @@ import click
 from ..instance import atomic_write
 from .errors import UsageError, guard
 from .generator import GENERATOR, GENERATOR_HELP
-from .sets import parse_sets
+from .sets import SET_HELP, parse_sets
 from .target import instance_arg
 
 __all__ = ["pddl_cmd"]
@@ -20,7 +20,7 @@ __all__ = ["pddl_cmd"]
 @click.argument("target")
 @click.option("-o", "--output", "outdir", type=click.Path(file_okay=False), required=True, help="Folder.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP)
 @click.option("--name", default="patience", show_default=True, help="PDDL domain name.")
 @guard
 def pddl_cmd(target: str, outdir: str, generator: str, sets: tuple[str, ...], name: str) -> None:

@@ -18,7 +18,7 @@ from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, UsageError, guard, say
 from .generator import GENERATOR, GENERATOR_HELP
 from .limits import MAX_DEALS, parse_limit
 from .output import emit_json
-from .sets import coerce_sets
+from .sets import SET_HELP, coerce_sets
 
 __all__ = ["play_cmd"]
 
@@ -106,7 +106,7 @@ def _ceiling(rules: Any) -> str | None:
 @click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [2000].")
 @click.option("--seed-start", "seed", type=int, default=1, show_default=True, help="First seed.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a rule parameter.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP)
 @click.option("--max-moves", type=int, default=1000, show_default=True, help="Move cap per game (a loss).")
 @click.option("--limit", default=None, help="Wall time per game, e.g. 60s; a game cut short is unknown.")
 @click.option(
