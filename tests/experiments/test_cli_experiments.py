@@ -107,8 +107,9 @@ def test_report_writes_pngs(fake_backends, tmp_path):
     )
     r = run("report", db, "-o", tmp_path / "rep")
     assert r.exit_code == 0, r.output
+    # two backends on the same deals: backends.png, the per-deal scatter
     names = sorted(p.name for p in (tmp_path / "rep").iterdir())
-    assert names == ["cards_removed.png", "times.png", "winrate.png"]
+    assert names == ["backends.png", "cards_removed.png", "times.png", "winrate.png"]
     assert all((tmp_path / "rep" / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names)
     r = run("report", db, "-o", tmp_path / "rep", "--json")
     groups = json.loads(r.output)["groups"]

@@ -245,7 +245,8 @@ def _print_comparison(cmp: Any, saved: list[Path]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the per-group summary as JSON.")
 @guard
 def report(db: str, out_dir: str, game: str | None, as_json: bool) -> None:
-    """Figures (PNG) from a results store: win rates with intervals, time distributions, cards removed."""
+    """Figures (PNG) from a results store, one panel per game, rules and generator: win rates with
+    intervals, time distributions, per-deal backend-vs-backend times, cards removed."""
     from ..experiments.report import group_rows, label, make_report
     from ..experiments.runner import summarize
     from ..rules import load_game
