@@ -99,3 +99,25 @@ def test_a_batch_output_must_be_a_folder(tmp_path: Path) -> None:
 def test_an_empty_folder_is_exit_2(tmp_path: Path) -> None:
     code, _, err = run("solve", str(tmp_path))
     assert code == 2 and "folder holds no deal files" in err
+
+
+def test_ctrl_c_stops_the_batch_after_the_deal_in_flight(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import patience.cli.solve as solve_module
+
+    real = solve_module.solve
+    calls: list[int] = []
+
+    def interrupted_second(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", interrupted_second)
+    code, out, err = run("solve", "black-hole:1-5", *TINY, "--jsonl", "-o", str(tmp_path))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 130 and len(rows) == 2 and len(calls) == 2
+    assert rows[1]["status"] == "unknown" and rows[1]["reason"] == "interrupted"
+    assert "2 of 5 deals" in err and f"solutions so far in {tmp_path}" in err
