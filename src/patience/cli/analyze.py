@@ -15,3 +15,8 @@ __all__ = ["analyze"]
 @click.group(name="analyze")
 def analyze() -> None:
     """Reproduce the papers' analyses (Wolter's combinatorics, shuffles, inversion, cards removed, ...)."""
+
+
+from .analyze_freecell import freecell_lost  # noqa: E402  (Klaver 2022: FreeCell lost games)
+
+analyze.add_command(freecell_lost)

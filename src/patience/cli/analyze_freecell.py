@@ -1,0 +1,277 @@
+"""``patience analyze freecell-lost``: Klaver 2022's FreeCell lost-game studies.
+
+The library is :mod:`patience.analysis.freecell_lost`.
+
+``highest`` (the highest-target histogram of lost deals, Figures 20-21), ``maximal`` (the card-swap search
+for maximal lost games) and ``fewest-cells`` (the fewest free cells a deal needs). Configurations are
+Klaver's ``STACKS-RANKS-SUITS-CELLS`` (``8-13-4-4`` is the standard game). Only the complete backends that
+report an exact highest target are offered: ``dfs-jit`` (default) and ``dfs`` (same search, uncompiled).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from .errors import UsageError, guard
+from .limits import parse_limit
+from .target import input_options, load_instance
+
+__all__ = ["freecell_lost"]
+
+_BACKENDS = click.Choice(["dfs-jit", "dfs"])
+_PUBLISHED = {  # labelled comparisons only: Klaver 2022, section 5.4
+    "5-7-4-2": "published (Klaver 2022, Figure 21): 34,133 lost deals, highest target at most 17",
+    "8-13-4-4": "published (Klaver 2022, Figure 20): 136 lost of 11,000,000 deals; best known lost deal 22",
+    "8-10-4-1": "published (Klaver 2022, Figures 22, 25): maximal lost games found (30 cards home)",
+    "6-10-4-3": "published (Klaver 2022, Figure 23): a maximal lost game found",
+    "3-10-4-6": "published (Klaver 2022, Figure 24): a maximal lost game found",
+}
+
+
+def _config(text: str) -> Any:
+    from ..analysis.freecell_lost import Config
+
+    try:
+        return Config.parse(text)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+@contextmanager
+def _bar(label: str, total: int, quiet: bool) -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr (only on a terminal); yields ``update(done, text)``."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+        console=console,
+        disable=quiet or not console.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(label, total=total, note="")
+
+        def update(done: int, note: str = "") -> None:
+            bar.update(task, completed=done, note=note)
+
+        yield update
+
+
+@click.group(name="freecell-lost")
+def freecell_lost() -> None:
+    """Klaver 2022: highest target of lost FreeCell deals, maximal lost games, fewest free cells."""
+
+
+@freecell_lost.command(name="highest")
+@click.argument("config")
+@click.option(
+    "-n", "count", type=click.IntRange(1, 1_000_000), default=1000, show_default=True, help="Deals."
+)
+@click.option(
+    "--seed", "first", type=click.IntRange(0, 2**62), default=1, show_default=True, help="First seed."
+)
+@click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
+@click.option("--limit", default="60s", show_default=True, help="Time per deal (UNKNOWN beyond it).")
+@click.option(
+    "--workers", type=click.IntRange(0, 256), default=0, show_default=True, help="Processes (0: this one)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@guard
+def highest(
+    config: str, count: int, first: int, backend: str, limit: str, workers: int, as_json: bool, quiet: bool
+) -> None:
+    """Histogram of the highest target reached over the lost deals of CONFIG (e.g. 5-7-4-2).
+
+    Portable deals SEED..SEED+N-1; each lost one's highest target is exact (complete search).
+    """
+    from ..analysis.freecell_lost import survey, upper_bound
+
+    cfg = _config(config)
+    seconds = parse_limit(limit)
+    with _bar(f"freecell {cfg.label}", count, quiet) as update:
+        res = survey(cfg, first, count, backend, seconds, workers, lambda d, n: update(d))
+    data = res.to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    lo, hi = data["loss_rate_interval"]
+    last = first + count - 1
+    click.echo(f"config {cfg.label} (stacks-ranks-suits-cells), deals {first}..{last}, {backend}")
+    click.echo(
+        f"won {data['won']}  lost {data['lost']}  unknown {data['unknown']}  "
+        f"loss rate 95% [{100 * lo:.3f}%, {100 * hi:.3f}%]  {res.seconds:.1f} s"
+    )
+    click.echo(f"upper bound for a lost deal: {upper_bound(cfg)} cards home")
+    click.echo("highest target  lost deals")
+    for k, v in res.histogram.items():
+        click.echo(f"{k:>14}  {v}")
+    if cfg.label in _PUBLISHED:
+        click.echo(_PUBLISHED[cfg.label])
+
+
+@freecell_lost.command(name="maximal")
+@click.argument("config")
+@click.option("--start", "start_file", type=click.Path(dir_okay=False), help="A lost deal to start from.")
+@click.option("--steps", type=click.IntRange(1, 10_000_000), default=200, show_default=True)
+@click.option(
+    "--candidates",
+    type=click.IntRange(1, 10_000),
+    default=12,
+    show_default=True,
+    help="Random swaps scored per step.",
+)
+@click.option(
+    "--temperature",
+    type=click.FloatRange(0, 1e6),
+    default=2.0,
+    show_default=True,
+    help="Starting temperature (cards home), falling to 0.",
+)
+@click.option("--seed", type=click.IntRange(0, 2**62), default=1, show_default=True)
+@click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
+@click.option(
+    "--check-limit", default="10s", show_default=True, help="Time per candidate (UNKNOWN: rejected)."
+)
+@click.option("--limit", default=None, help="Time for the whole search (default: --steps only).")
+@click.option(
+    "-o", "out", type=click.Path(dir_okay=False), help="Write the best lost deal as an instance file."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@guard
+def maximal(
+    config: str,
+    start_file: str | None,
+    steps: int,
+    candidates: int,
+    temperature: float,
+    seed: int,
+    backend: str,
+    check_limit: str,
+    limit: str | None,
+    out: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Search for a lost deal of CONFIG with as many cards home as possible (Klaver's card swaps)."""
+    from ..analysis.freecell_lost import anneal, describe
+
+    cfg = _config(config)
+    check = parse_limit(check_limit)
+    total = parse_limit(limit) if limit is not None else None
+    start = load_instance(start_file) if start_file else None
+    if start is not None and start.game != "freecell":
+        raise UsageError(f"--start {start_file}: a {start.game} deal; expected freecell")
+    try:
+        with _bar(f"maximal {cfg.label}", steps, quiet) as update:
+            res = anneal(
+                cfg,
+                start,
+                seed,
+                steps,
+                candidates,
+                temperature,
+                backend,
+                check,
+                total,
+                progress=lambda s, n, cur, best: update(s, f"now {cur}, best {best}"),
+            )
+    except ValueError as err:
+        raise UsageError(f"--start {start_file}: {err}") from None
+    if out and res.best is not None:
+        src = {"study": "Klaver maximal lost game search", "highest_target": res.best_most, "seed": seed}
+        type(res.best)(res.best.game, res.best.rules, res.best.layout, res.best.overrides, src).save(out)
+    data = {
+        "config": cfg.label,
+        "upper_bound": res.bound,
+        "start": res.start_most,
+        "best": res.best_most if res.best is not None else None,
+        "maximal": res.maximal,
+        "steps": res.steps,
+        "evaluations": res.evaluations,
+        "statuses": dict(res.statuses),
+        "seconds": res.seconds,
+        "deal": res.best.to_json()["layout"]["tableau"] if res.best is not None else None,
+    }
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if res.best is None:
+        click.echo(f"config {cfg.label}: no lost start deal found ({res.evaluations} deals tried)")
+        return
+    click.echo(
+        f"config {cfg.label}: best lost deal has {res.best_most} cards home at most "
+        f"(upper bound {res.bound}{', a maximal lost game' if res.maximal else ''}); "
+        f"start {res.start_most}"
+    )
+    tally = ", ".join(f"{k} {v}" for k, v in sorted(res.statuses.items()))
+    click.echo(f"{res.steps} steps, {res.evaluations} complete searches ({tally}), {res.seconds:.1f} s")
+    click.echo(describe(res.best.layout.tableau))
+    if cfg.label in _PUBLISHED:
+        click.echo(_PUBLISHED[cfg.label])
+
+
+@freecell_lost.command(name="fewest-cells")
+@click.argument("deals", nargs=-1, required=True)
+@click.option("--max-cells", type=click.IntRange(0, 64), default=10, show_default=True)
+@click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
+@click.option("--limit", default="300s", show_default=True, help="Time per deal and cell count.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal, one a line.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@input_options
+@guard
+def fewest_cells_cmd(
+    deals: tuple[str, ...], max_cells: int, backend: str, limit: str, as_json: bool, quiet: bool
+) -> None:
+    """Fewest free cells each deal needs: solved with 0, 1, 2, ... cells until won.
+
+    DEALS are deal files or GAME:SEED (``-g ms freecell:11982``: Microsoft's deal 11982).
+    """
+    from ..analysis.freecell_lost import fewest_cells
+
+    seconds = parse_limit(limit)
+    insts = [(d, load_instance(d)) for d in deals]  # every deal read before any work
+    for name, inst in insts:
+        if not inst.rules.cells.count and inst.game != "freecell":
+            raise UsageError(f"{name}: {inst.game} has no free cells")
+    for name, inst in insts:
+        with _bar(f"{name}", max_cells + 1, quiet) as update:
+            ans = fewest_cells(inst, max_cells, backend, seconds, lambda d, n: update(d))
+        tried = [
+            {
+                "cells": k,
+                "status": v.status,
+                "highest_target": v.most,
+                "nodes": v.nodes,
+                "seconds": round(v.seconds, 3),
+            }
+            for k, v in ans.tried
+        ]
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {"deal": name, "fewest_cells": ans.fewest, "at_least": ans.at_least, "tried": tried}
+                )
+            )
+            continue
+        if ans.fewest is not None:
+            head = f"{ans.fewest} free cells"
+        else:
+            head = f"undecided: at least {ans.at_least} free cells"
+        steps = ", ".join(
+            f"{t['cells']}: {t['status']}"
+            + (f" ({t['highest_target']} home)" if t["highest_target"] is not None else "")
+            for t in tried
+        )
+        click.echo(f"{name}: {head}  [{steps}]")
