@@ -338,11 +338,81 @@ def spider_planted(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
     return layout, how
 
 
+def row_stuck(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
+    """A row game (Accordion) whose row allows no move at all: card ``i`` of the row has suit ``i mod 4``
+    (C D H S) and rank ``(i div 4 + 2 * (i mod 4)) mod 13 + 1``, so the 52 cards each appear once, and
+    the cards 1, 2 or 3 places apart differ in suit (``i mod 4`` differs) and in rank (the rank steps are
+    2, 4 and 6 within a group of four, 5, 3 and 1 across one, never 0 mod 13). Checked below for the
+    rules' distances; a set-aside deal (``deck.dealt``) takes the first cards of the row, which keep it.
+    With no legal move the deal is lost at once.
+    """
+    d, row = rules.deck, rules.row
+    if not row.distances or (d.suits, d.ranks, d.decks) != (4, 13, 1):
+        raise ConstructError("needs a row game (row.distances) with one standard deck")
+    if not set(row.match) <= {"same-suit", "same-rank"}:
+        raise ConstructError("needs row.match by suit and/or rank only")
+    _one_variant(k)
+    cards = [Card((i // 4 + 2 * (i % 4)) % 13 + 1, i % 4) for i in range(52)][: rules.tableau_cards]
+    for i, c in enumerate(cards):
+        for dist in row.distances:
+            o = cards[i - dist] if i >= dist else None
+            if o is not None and (o.suit == c.suit or o.rank == c.rank):
+                raise ConstructError(f"cards {i - dist} and {i} of the row match {dist} places apart")
+    layout = Layout(tableau=tuple((c,) for c in cards))
+    how = (
+        "row-stuck construction: card i of the row is of suit i mod 4 and rank (i div 4 + 2(i mod 4)) mod "
+        "13 + 1, so no two cards 1, 2 or 3 places apart share a suit or a rank: no move at all"
+    )
+    return layout, how
+
+
+def waste_lock(rules: RuleSet, k: int = 0) -> tuple[Layout, str]:
+    """Fortune's Favor: Aces home, twelve one-card piles, a 36-card stock turned one at a time onto a
+    waste with no redeal, building down in suit one card at a time, spaces filled from the waste (or the
+    stock) at once.
+
+    The tableau holds the K, 10 and 7 of every suit. The stock deals first the J, 8 and 5 of every suit,
+    then the lock 3C 4D 3D 4H 3H 4S 3S 4C, then the Q, 9, 6 and 2 of every suit. A card leaves the waste
+    only home, onto a tableau top of its suit one rank higher, or into a space; a space opens only when a
+    one-card pile's card goes home or onto such a top. No 3 goes home before its 2, and the 2s come after
+    the lock, so a 3 and the 4s above it stay in the waste unless a 5 becomes a top or a space opens. J, 8
+    and 5 are dealt before the Q, 9 and 6 they would go on, so they lie under the lock for good: no J, 8 or
+    5 ever becomes a top. So the 10s and 7s never move (their successors are never tops), the Kings never
+    move, no suit gets past its 2, no pile empties, and the lock never opens: the game is lost.
+    """
+    d, t, f, s = rules.deck, rules.tableau, rules.foundations, rules.stock
+    shape = (d.suits, d.ranks, d.decks, rules.tableau_sizes(), s.size, s.deal_to, s.deal_count, s.redeals)
+    if shape != (4, 13, 1, (1,) * 12, 36, "waste", 1, 0):
+        raise ConstructError("needs one standard deck, 12 one-card piles and a 36-card stock dealt singly")
+    if f.kind != "suits" or f.initial != "aces" or f.removable or rules.cells.count or rules.reserve.size:
+        raise ConstructError("needs the Aces home (no worrying back), no cells and no reserve")
+    if t.build != "same-suit" or t.direction != "down" or t.wrap or t.group_moves != "none":
+        raise ConstructError("needs single cards built down in suit, without wrap")
+    _one_variant(k)
+    suits = range(4)
+    tableau = tuple((Card(r, su),) for r in (13, 10, 7) for su in suits)
+    lock = [Card(3, 0), Card(4, 1), Card(3, 1), Card(4, 2), Card(3, 2), Card(4, 3), Card(3, 3), Card(4, 0)]
+    dealt = [Card(r, su) for r in (11, 8, 5) for su in suits] + lock
+    dealt += [Card(r, su) for r in (12, 9, 6, 2) for su in suits]
+    layout = Layout(
+        tableau=tableau,
+        foundations=tuple((Card(1, su),) for su in suits),
+        stock=tuple(reversed(dealt)),  # the stock's last card is dealt first
+    )
+    how = (
+        "waste-lock construction: tableau K, 10, 7 of each suit; the stock deals J, 8, 5, then 3C 4D 3D 4H "
+        "3H 4S 3S 4C, then Q, 9, 6, 2: the 3s and 4s lock in the waste and no pile ever empties"
+    )
+    return layout, how
+
+
 CONSTRUCTIONS: tuple[Callable[[RuleSet, int], tuple[Layout, str]], ...] = (
     parity,
     suit_layers,
     hole_depth,
     gaps_rows,
+    row_stuck,
+    waste_lock,
 )
 WON_CONSTRUCTIONS: tuple[Callable[[RuleSet, int], tuple[Layout, str]], ...] = (spider_planted,)
 

@@ -284,9 +284,10 @@ def to_solvitaire(inst: Instance) -> dict[str, Any]:
         relabel = lambda c: Card(c.rank, to_solvitaire_suit(rules, c.suit))  # noqa: E731
         out["sequences"] = [["" if c is None else sv(relabel(c)) for c in row] for row in lay.grid]
         return out
-    if rules.tableau.piles:  # a row game's piles are Solvitaire's accordion, left to right
-        key = "accordion" if rules.row.distances else "tableau piles"
-        out[key] = [[sv(c) for c in p] for p in lay.tableau]
+    if rules.row.distances:  # a row game's piles are Solvitaire's accordion, left to right; its reader
+        out["accordion"] = [sv(c) for p in lay.tableau for c in p]  # takes a flat card array
+    elif rules.tableau.piles:
+        out["tableau piles"] = [[sv(c) for c in p] for p in lay.tableau]
     if rules.foundations.kind == "hole":
         if len(lay.foundations) != 1 or len(lay.foundations[0]) > 1:
             raise InstanceError("solvitaire: a hole game needs one hole holding at most one card")
