@@ -260,6 +260,30 @@ class Engine(LegalMoves, GapsGrid, MoveNotation):
             self.redeals_used,
         )
 
+    def load(self, snapshot: tuple) -> None:
+        """Put the engine in the state ``snapshot`` (as :meth:`snapshot` gives it, of the same rules), with
+        an empty undo history: the inverse of :meth:`snapshot`. Players that simulate load sampled states
+        of a game into an engine of a template deal (:mod:`patience.play.observation`)."""
+        piles, down, found, cells, reserve, stock, waste, grid, redeals = snapshot
+        if len(piles) != len(self.piles) or len(found) != len(self.found) or len(cells) != len(self.cells):
+            raise ValueError("Engine.load: the snapshot's piles, foundations or cells do not fit these rules")
+        self.piles = [list(p) for p in piles]
+        self.down = list(down)
+        self.found = [list(f) for f in found]
+        self.cells = list(cells)
+        self.reserve = list(reserve)
+        self.stock = list(stock)
+        self.waste = list(waste)
+        self.grid = list(grid)
+        self.where = [-1] * self.deck.n_codes
+        self._index_grid()
+        self.redeals_used = redeals
+        self._undo = []
+        f = self.rules.foundations
+        if f.kind == "suits" and f.base == "dealt":  # as __init__ reads it from the deal
+            first = next((p[0] for p in self.found if p), None)
+            self.base_rank = self.rank[first] if first is not None else 1
+
     def key(self) -> Hashable:
         """Canonical state key for transposition tables.
 
