@@ -26,8 +26,8 @@ home, reach this one.) A **maximal lost game** is a lost deal whose highest targ
 Klaver's fixed frame (the bottom row one suit in rank order, Ace first, that suit's King on its Ace: that
 suit is then stuck until the very end), and each step tries ``candidates`` random swaps of two other
 cards, scores each by a complete search (lost: its highest target; won or undecided within the limit: not a
-candidate), and moves to one of the lost ones, the better ones more likely (Boltzmann weights at a
-temperature falling to zero), so it can leave a local maximum. It stops at the bound.
+candidate), and makes the best lost swap, or now and then (``explore``) a worse one, so it can leave a
+local maximum, even when the best is worse than the deal it has. It stops at the bound.
 
 **Fewest free cells** (:func:`fewest_cells`): the deal solved with ``cells = 0, 1, 2, ...`` until it is won
 (more cells never lose a won deal: the extra cells may stay empty).
@@ -35,7 +35,6 @@ temperature falling to zero), so it can leave a local maximum. It stops at the b
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import Counter
@@ -343,7 +342,7 @@ def _start(cfg: Config, rng: random.Random, frame: dict[Pos, Card], score: Calla
 
 
 def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int = 100,
-           candidates: int = 12, temperature: float = 2.0, backend: str = DEFAULT_BACKEND,
+           candidates: int = 40, explore: float = 0.1, backend: str = DEFAULT_BACKEND,
            check_seconds: float = 10.0, seconds: float | None = None, start_tries: int = 2000,
            frame: dict[Pos, Card] | None = None,
            progress: Callable[[int, int, int, int], None] | None = None) -> AnnealResult:  # fmt: skip
@@ -351,9 +350,11 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
 
     ``start``: a lost deal to start from (its cards at the frame's places stay put), else random deals
     with Klaver's frame until a lost one (``start_tries``). Each step scores ``candidates`` random swaps
-    of two unframed cards by complete search (``check_seconds`` each; won or undecided: rejected) and moves
-    to one lost swap drawn with weight ``exp((most - best of them) / T)``, ``T`` falling linearly from
-    ``temperature`` to 0 over ``steps``. Stops at the bound, after ``steps`` or ``seconds``.
+    of two unframed cards by complete search (``check_seconds`` each; won or undecided: rejected) and makes
+    the best lost one (ties at random), or with probability ``explore`` a worse lost one (Klaver: "the best
+    score is the most likely to be picked, but there is still a small chance that a swap with a worse
+    score is picked, to prevent getting stuck in local maxima"). Stops at the bound, after ``steps`` or
+    ``seconds``.
     ``progress(step, steps, current, best)`` after each step.
     """
     t0 = time.perf_counter()
@@ -407,13 +408,11 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
                 if got_most >= bound:
                     break
         if lost:
-            t = temperature * (1 - (step - 1) / max(steps, 1))
             top = max(m for m, _, _ in lost)
-            if t <= 1e-9:
-                weights = [1.0 if m == top else 0.0 for m, _, _ in lost]
-            else:
-                weights = [math.exp((m - top) / t) for m, _, _ in lost]
-            cur, (p1, d1), (p2, d2) = rng.choices(lost, weights)[0]
+            best = [c for c in lost if c[0] == top]
+            worse = [c for c in lost if c[0] < top]
+            pool = worse if worse and rng.random() < explore else best
+            cur, (p1, d1), (p2, d2) = rng.choice(pool)
             piles[p1][d1], piles[p2][d2] = piles[p2][d2], piles[p1][d1]
             if cur > res.best_most:
                 res.best, res.best_most = _instance(cfg, piles), cur

@@ -127,16 +127,16 @@ def highest(
 @click.option(
     "--candidates",
     type=click.IntRange(1, 10_000),
-    default=12,
+    default=40,
     show_default=True,
     help="Random swaps scored per step.",
 )
 @click.option(
-    "--temperature",
-    type=click.FloatRange(0, 1e6),
-    default=2.0,
+    "--explore",
+    type=click.FloatRange(0, 1),
+    default=0.1,
     show_default=True,
-    help="Starting temperature (cards home), falling to 0.",
+    help="Chance of making a worse lost swap than the best (leaves local maxima).",
 )
 @click.option("--seed", type=click.IntRange(0, 2**62), default=1, show_default=True)
 @click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
@@ -155,7 +155,7 @@ def maximal(
     start_file: str | None,
     steps: int,
     candidates: int,
-    temperature: float,
+    explore: float,
     seed: int,
     backend: str,
     check_limit: str,
@@ -181,7 +181,7 @@ def maximal(
                 seed,
                 steps,
                 candidates,
-                temperature,
+                explore,
                 backend,
                 check,
                 total,
