@@ -144,7 +144,9 @@ def test_anneal_finds_a_maximal_lost_game_that_a_complete_search_confirms():
 
 def test_anneal_refuses_a_won_start():
     cfg = Config.parse("4-5-4-1")
-    won = next(s for s in range(1, 50) if highest_target(deal("freecell", s, overrides=cfg.overrides)).most is None)
+    won = next(
+        s for s in range(1, 50) if highest_target(deal("freecell", s, overrides=cfg.overrides)).most is None
+    )
     with pytest.raises(ValueError, match="not lost"):
         anneal(cfg, start=deal("freecell", won, overrides=cfg.overrides), steps=1)
     with pytest.raises(ValueError, match="not 5-5-4-1"):

@@ -26,8 +26,9 @@ home, reach this one.) A **maximal lost game** is a lost deal whose highest targ
 Klaver's fixed frame (the bottom row one suit in rank order, Ace first, that suit's King on its Ace: that
 suit is then stuck until the very end), and each step tries ``candidates`` random swaps of two other
 cards, scores each by a complete search (lost: its highest target; won or undecided within the limit: not a
-candidate), and makes the best lost swap, or now and then (``explore``) a worse one, so it can leave a
-local maximum, even when the best is worse than the deal it has. It stops at the bound.
+candidate), and makes the best lost swap, or now and then (``explore``) one of the next best score, so it
+can leave a local maximum (even when the best swap is worse than the deal it has); after ``stall`` steps
+without progress it returns to the best deal found. It stops at the bound.
 
 **Fewest free cells** (:func:`fewest_cells`): the deal solved with ``cells = 0, 1, 2, ...`` until it is won
 (more cells never lose a won deal: the extra cells may stay empty).
@@ -132,9 +133,21 @@ class Verdict:
     seconds: float
 
 
+_WARMED: set[str] = set()
+
+
+def warm(backend: str) -> None:
+    """Load the backend's compiled kernel once per process on a tiny deal, so that loading (seconds,
+    tens of seconds when numba compiles) does not eat the first real deal's time limit."""
+    if backend not in _WARMED:
+        solve(deal("freecell", 1, overrides={"ranks": 3}), backend, Limits(seconds=600))
+        _WARMED.add(backend)
+
+
 def highest_target(instance: Instance, backend: str = DEFAULT_BACKEND, seconds: float = 60.0,
                    seed: int | None = None) -> Verdict:  # fmt: skip
     """Solve ``instance`` with a complete backend; when lost, its highest target reached (exact)."""
+    warm(backend)
     r = solve(instance, backend, Limits(seconds=seconds))
     most = None
     if r.status is Status.UNSOLVABLE:
@@ -342,7 +355,7 @@ def _start(cfg: Config, rng: random.Random, frame: dict[Pos, Card], score: Calla
 
 
 def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int = 100,
-           candidates: int = 40, explore: float = 0.1, backend: str = DEFAULT_BACKEND,
+           candidates: int = 40, explore: float = 0.1, stall: int = 20, backend: str = DEFAULT_BACKEND,
            check_seconds: float = 10.0, seconds: float | None = None, start_tries: int = 2000,
            frame: dict[Pos, Card] | None = None,
            progress: Callable[[int, int, int, int], None] | None = None) -> AnnealResult:  # fmt: skip
@@ -351,10 +364,10 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
     ``start``: a lost deal to start from (its cards at the frame's places stay put), else random deals
     with Klaver's frame until a lost one (``start_tries``). Each step scores ``candidates`` random swaps
     of two unframed cards by complete search (``check_seconds`` each; won or undecided: rejected) and makes
-    the best lost one (ties at random), or with probability ``explore`` a worse lost one (Klaver: "the best
-    score is the most likely to be picked, but there is still a small chance that a swap with a worse
-    score is picked, to prevent getting stuck in local maxima"). Stops at the bound, after ``steps`` or
-    ``seconds``.
+    the best lost one (ties at random), or with probability ``explore`` one of the next best score (Klaver:
+    "the best score is the most likely to be picked, but there is still a small chance that a swap with a
+    worse score is picked, to prevent getting stuck in local maxima"); after ``stall`` steps without a new
+    best (0: never) it goes back to the best deal found. Stops at the bound, after ``steps`` or ``seconds``.
     ``progress(step, steps, current, best)`` after each step.
     """
     t0 = time.perf_counter()
@@ -393,6 +406,7 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
     free = [(p, d) for p, pile in enumerate(piles) for d in range(len(pile)) if (p, d) not in frame]
     res.best, res.best_most, res.start_most = _instance(cfg, piles), cur, cur
     res.trace.append((0, cur, cur))
+    since = 0
     for step in range(1, steps + 1):
         if res.best_most >= bound or (seconds is not None and time.perf_counter() - t0 >= seconds):
             break
@@ -408,14 +422,16 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
                 if got_most >= bound:
                     break
         if lost:
-            top = max(m for m, _, _ in lost)
-            best = [c for c in lost if c[0] == top]
-            worse = [c for c in lost if c[0] < top]
-            pool = worse if worse and rng.random() < explore else best
-            cur, (p1, d1), (p2, d2) = rng.choice(pool)
+            levels = sorted({m for m, _, _ in lost}, reverse=True)
+            level = levels[1] if len(levels) > 1 and rng.random() < explore else levels[0]
+            cur, (p1, d1), (p2, d2) = rng.choice([c for c in lost if c[0] == level])
             piles[p1][d1], piles[p2][d2] = piles[p2][d2], piles[p1][d1]
             if cur > res.best_most:
-                res.best, res.best_most = _instance(cfg, piles), cur
+                res.best, res.best_most, since = _instance(cfg, piles), cur, 0
+        since += 1
+        if stall and since >= stall and res.best is not None:  # back to the best deal found
+            piles = [list(p) for p in res.best.layout.tableau]
+            cur, since = res.best_most, 0
         res.trace.append((step, cur, res.best_most))
         if progress is not None:
             progress(step, steps, cur, res.best_most)

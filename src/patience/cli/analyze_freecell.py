@@ -136,7 +136,14 @@ def highest(
     type=click.FloatRange(0, 1),
     default=0.1,
     show_default=True,
-    help="Chance of making a worse lost swap than the best (leaves local maxima).",
+    help="Chance of making a swap of the next best score (leaves local maxima).",
+)
+@click.option(
+    "--stall",
+    type=click.IntRange(0, 10_000_000),
+    default=20,
+    show_default=True,
+    help="Steps without a new best before going back to the best deal (0: never).",
 )
 @click.option("--seed", type=click.IntRange(0, 2**62), default=1, show_default=True)
 @click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
@@ -156,6 +163,7 @@ def maximal(
     steps: int,
     candidates: int,
     explore: float,
+    stall: int,
     seed: int,
     backend: str,
     check_limit: str,
@@ -178,13 +186,14 @@ def maximal(
             res = anneal(
                 cfg,
                 start,
-                seed,
-                steps,
-                candidates,
-                explore,
-                backend,
-                check,
-                total,
+                seed=seed,
+                steps=steps,
+                candidates=candidates,
+                explore=explore,
+                stall=stall,
+                backend=backend,
+                check_seconds=check,
+                seconds=total,
                 progress=lambda s, n, cur, best: update(s, f"now {cur}, best {best}"),
             )
     except ValueError as err:
