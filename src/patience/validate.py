@@ -605,7 +605,7 @@ def replay(instance: Instance, moves: list[dict[str, Any]]) -> Report:
     >>> tiny = deal("black-hole", 1, overrides={"suits": 2, "ranks": 5, "piles": 3})
     >>> move = {"card": "5C", "from": "tableau:2", "to": "foundation:0", "count": 1}
     >>> replay(tiny, [move]).message()
-    'valid but not won: 1 moves leave 2 cards home'
+    'valid but not won: 1 move leaves 2 cards home'
     >>> replay(tiny, [move, move]).message()  # the second move; Report.index is 1
     'move 2: breaks move card: 5C is not the card at tableau:2'
     """
