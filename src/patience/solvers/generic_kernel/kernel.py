@@ -7,9 +7,9 @@ Every function here works on the packed arrays of :mod:`.pack` and mirrors one p
   card's build targets are listed in the order the engine's ``build_targets`` set yields them);
 * ``_apply`` / ``_undo`` are :meth:`Engine.apply` / :meth:`Engine.undo` (a face-down card turned up is the
   ``flip`` returned by ``_apply``);
-* ``_key`` is :meth:`Engine.key` (or, with colour hash ids, the streamliner's ``Pruner.colour_key``) as
-  a 128-bit hash, two independent 64-bit lanes kept up to date move by move: a pile hashes its cards by position (a
-  Zobrist-style XOR of mixed (position, card) words, plus its face-down count), the piles are summed as a
+* ``_key`` is :meth:`Engine.key` (or, with colour hash ids, the streamliner's ``Pruner.colour_key``) as a
+  128-bit hash, two independent 64-bit lanes kept up to date move by move: a pile hashes its cards by position
+  (a Zobrist-style XOR of mixed (position, card) words, plus its face-down count), the piles are summed as a
   multiset (Engine.key sorts them), the free cells are summed as a multiset, the foundations are XORed by
   index (top card and height, as the key lists them), the reserve by position. Equal engine keys give equal
   kernel keys by construction; unequal ones collide with probability about 2**-128 per pair (a table of n
@@ -808,8 +808,9 @@ def functions(jit: bool = True) -> dict[str, Callable[..., Any]]:
 
 SLOT_BYTES = 16  # a 128-bit key per slot; the table is kept at most half full
 _MIN_SLOTS = 1 << 14
-CHUNK_COMPILED = 1 << 16
-CHUNK_PYTHON = 512
+CHUNK_COMPILED = 1 << 12  # nodes in the first call; later calls aim at CHUNK_SECONDS each
+CHUNK_PYTHON = 256
+CHUNK_SECONDS = 0.03
 
 
 def run(
@@ -858,12 +859,19 @@ def run(
         s = _slot(tab, ka[0], kb[0])
         tab[2 * (-1 - s)], tab[2 * (-1 - s) + 1] = ka[0], kb[0]
     st[_NTAB] = st[_PEAK] = 1
+    adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
     chunk = chunk or (CHUNK_COMPILED if is_compiled else CHUNK_PYTHON)
     stop = ""
+    code = CHUNK
     while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            stop = "time"
+            break
         stop_at = int(st[_NODES]) + chunk
         if node_cap >= 0:
             stop_at = min(stop_at, node_cap)
+        before = int(st[_NODES])
         with deferred(), np.errstate(over="ignore"):
             code = fn["search"](
                 st, tab, max_slots, stop_at, S, L, C, HS, SEEDS, stk, frame, path, flips, ka, kb, fb, scr,
@@ -890,9 +898,9 @@ def run(
         if node_cap >= 0 and st[_NODES] >= node_cap:
             stop = "nodes"
             break
-        if time.perf_counter() >= deadline:
-            stop = "time"
-            break
+        spent = time.perf_counter() - now
+        if adapt and int(st[_NODES]) - before >= chunk:
+            chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 256), 1 << 20))
     depth = int(st[_DEPTH])
     return dict(
         won=code == WON,
