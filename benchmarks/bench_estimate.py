@@ -41,6 +41,8 @@ from pathlib import Path
 
 import _common
 
+from patience.experiments.stats import estimate as _estimate
+
 PATIENCE = [str(Path(sys.executable).parent / "patience")]  # the console script beside this python
 
 
@@ -100,6 +102,11 @@ def main() -> None:
             bench(args, Path(tmp))
 
 
+def rate_text(wins: int, losses: int, unknowns: int) -> str:
+    """The win rate as every patience command prints it (``86.7% (95% CI 70.3-94.7%)``)."""
+    return _estimate(wins, losses, unknowns).text()
+
+
 def bench(args: argparse.Namespace, tmp: Path) -> None:
     """The scaling runs and the crash run, with their stores in ``tmp``."""
     report: dict = {"game": args.game, "backend": args.backend, "n": args.n, "limit": args.limit}
@@ -112,7 +119,8 @@ def bench(args: argparse.Namespace, tmp: Path) -> None:
             walls[k] = wall
             print(
                 f"workers {k}: {wall:.1f}s wall ({args.n / wall:.1f} deals/s), counts {out['counts']}, "
-                f"interval {out['interval_percent']}%, published {out.get('reference_percent')}% "
+                f"win rate {rate_text(out['solved'], out['unsolvable'], out['unknown'])}, "
+                f"published {out.get('reference_percent')}% "
                 f"inside={out.get('reference_inside')}, p50 {out['seconds'].get('p50', 0):.3f}s, "
                 f"max {out['seconds'].get('max', 0):.2f}s; load before {load}",
                 flush=True,
