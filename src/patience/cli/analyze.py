@@ -10,7 +10,9 @@ from __future__ import annotations
 import click
 
 from .errors import UsageError, guard
+from .generator import GENERATOR, GENERATOR_HELP
 from .output import emit_json
+from .sets import SET_HELP
 
 __all__ = ["analyze"]
 
@@ -82,6 +84,62 @@ def adjacency_cmd(suits: int, ranks: int, wrap: bool, start: int, as_json: bool)
     click.echo("direction changes   sequences")
     for k, n in enumerate(c.by_changes):
         click.echo(f"{k:>17}   {n:>12,}")
+
+
+def _wilson_text(k: int, n: int) -> str:
+    from ..experiments.stats import wilson
+
+    lo, hi = wilson(k, n)
+    return f"{100 * k / n:.3f}% (Wilson 95% {100 * lo:.3f}-{100 * hi:.3f}%)"
+
+
+@analyze.command("first-move")
+@click.argument("game", default="black-hole")
+@click.option("-n", "count", default=10_000, show_default=True, help="Deals to simulate (0: formula only).")
+@click.option("--seed", default=1, show_default=True, help="First seed.")
+@click.option("-g", "--generator", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
+@click.option("--set", "sets", multiple=True, help=SET_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@guard
+def first_move_cmd(
+    game: str, count: int, seed: int, generator: str, sets: tuple[str, ...], as_json: bool
+) -> None:
+    """Deals of a hole GAME with no first move (Wolter 2014, 5.1): exact chance and simulated rate."""
+    from ..analysis.first_move import no_first_move, simulate
+    from .batch import prepare
+
+    name, overrides = prepare(game, max(count, 1), seed, generator, sets, ())
+    from ..rules import load_game
+
+    try:
+        exact = no_first_move(load_game(name, overrides).rules)
+    except ValueError as err:
+        raise UsageError(f"{game}: {err}") from None
+    none, n = simulate(name, count, seed, generator, overrides or None) if count else (0, 0)
+    wolter = name == "black-hole" and not overrides
+    if as_json:
+        from ..experiments.stats import wilson
+
+        emit_json(
+            {
+                "game": name, "overrides": overrides, "tops": exact.tops, "tableau": exact.tableau,
+                "fitting": exact.fitting, "probability": str(exact.probability),
+                "per_million": exact.per_million, "simulated": {"none": none, "deals": n,
+                "generator": generator, "seed": seed, "wilson95": list(wilson(none, n)) if n else None},
+                "published_per_million": _published("no_first_move_per_million") if wolter else None,
+            }
+        )  # fmt: skip
+        return
+    click.echo(f"{name}: no first move when none of the {exact.tops} top cards (of {exact.tableau}) is one")
+    click.echo(f"of the {exact.fitting} cards that fit a hole's starting card")
+    note = f"   (published, Wolter 2014: {_published('no_first_move_per_million'):,})" if wolter else ""
+    click.echo(f"exact: {exact.probability} = {exact.per_million:,.1f} per million{note}")
+    if n:
+        click.echo(f"simulated: {none:,} of {n:,} deals ({generator}, seeds {seed}..{seed + n - 1}): "
+                   f"{_wilson_text(none, n)}")  # fmt: skip
+        if wolter:
+            seen = _published("no_first_move_seen_per_million")
+            click.echo(f"   (published, Wolter 2014: {seen:,} of 1,000,000 Politaire deals)")
 
 
 from .analyze_freecell import freecell_lost  # noqa: E402  (Klaver 2022: FreeCell lost games)
