@@ -344,8 +344,9 @@ class LegalMoves:
     def _whole_pile_movable(self, i: int) -> bool:
         """True when all of pile ``i`` may move as one unit onto an empty pile.
 
-        ``_accepts_empty`` also refuses while Canfield's reserve must fill spaces, and under
-        ``reserve-then-waste`` only a waste card may go to a space.
+        ``_accepts_empty`` also refuses while Canfield's reserve must fill spaces, under
+        ``reserve-then-waste`` only a waste card may go to a space, and under ``waste-then-stock`` only the
+        waste's or the stock's top while either has cards.
         """
         p = self.piles[i]
         if (
@@ -353,6 +354,7 @@ class LegalMoves:
             or self.down[i]
             or not self._accepts_empty(p[0])
             or self.empty_policy == "reserve-then-waste"
+            or (self.empty_policy == "waste-then-stock" and (self.waste or self.stock))
         ):
             return False
         if len(p) == 1:
