@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from .batch import batch_options
 from .errors import UsageError, guard
 from .generator import GENERATOR, GENERATOR_HELP
 from .output import emit_json
@@ -140,6 +141,81 @@ def first_move_cmd(
         if wolter:
             seen = _published("no_first_move_seen_per_million")
             click.echo(f"   (published, Wolter 2014: {seen:,} of 1,000,000 Politaire deals)")
+
+
+@analyze.command("removed")
+@click.argument("game")
+@batch_options
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@guard
+def removed_cmd(
+    game: str,
+    count: int,
+    seed: int,
+    limit: str,
+    max_mb: int | None,
+    workers: int | None,
+    executor: str,
+    scheduler: str | None,
+    db: str,
+    generator: str,
+    sets: tuple[str, ...],
+    retry: tuple[str, ...],
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Most cards removed over lost and won deals of GAME (Wolter 2014, 5.1, 5.2, 8), solved by dfs-max.
+
+    Both counting conventions are printed: 'moved' (cards moved in play; Black Hole win = 51, Wolter's
+    axis) and 'home' (foundation cards at the end, starting cards included; Black Hole win = 52).
+    """
+    from ..analysis.removed import BACKEND, CONVENTIONS, removed_from_rows
+    from ..deals import GENERATORS
+    from ..experiments.runner import Job
+    from ..rules import load_game
+    from .batch import check_executor, executor_and_store, prepare, run_batch
+    from .limits import parse_limit
+
+    check_executor(executor, workers, scheduler)
+    limit_s = parse_limit(limit)
+    name, overrides = prepare(game, count, seed, generator, sets, (BACKEND,))
+    job = Job(name, range(seed, seed + count), BACKEND, limit_s, generator, overrides, max_mb)
+    ex, store = executor_and_store(executor, workers, scheduler, db)
+    try:
+        rows, _new, wall = run_batch(job, store, ex, quiet, retry)
+    finally:
+        ex.close()
+        store.close()
+    r = removed_from_rows(name, load_game(name, overrides).rules, rows)
+    published = _published("mean_removed") if not overrides and generator in GENERATORS else {}
+    pub = published.get(name)  # type: ignore[union-attr]
+    pub_convention = "home" if name == "binary-star" else "moved"  # Wolter counts Binary Star's 2 starts
+    if as_json:
+        emit_json(
+            {
+                "game": name, "overrides": overrides, "generator": generator,
+                "seeds": [seed, seed + count - 1], "backend": BACKEND, "limit_s": limit_s,
+                "won": r.won, "lost": r.lost,
+                "undecided": r.undecided, "inexact": r.inexact, "conventions": CONVENTIONS,
+                "mean": {c: r.mean(c) for c in CONVENTIONS},
+                "histogram": {c: {str(k): v for k, v in r.histogram(c).items()} for c in CONVENTIONS},
+                "published_mean": {"value": pub, "convention": pub_convention} if pub is not None else None,
+                "wall_seconds": wall,
+            }
+        )  # fmt: skip
+        return
+    click.echo(
+        f"{name}: {len(rows)} deals ({generator}, seeds {seed}..{seed + count - 1}), {BACKEND} at {limit}: "
+        f"{r.won} won, {r.lost} lost with the exact maximum, {r.inexact} lost with a lower bound only, "
+        f"{r.undecided} undecided (the last two left out)"
+    )
+    for c, what in CONVENTIONS.items():
+        note = f"   (published, Wolter 2014: {pub})" if pub is not None and c == pub_convention else ""
+        click.echo(f"mean, {c}: {r.mean(c):.2f}{note}   [{what}]")
+    click.echo("most cards removed (moved | home)   deals")
+    shift = r.dealt_home
+    for k, v in r.histogram("moved").items():
+        click.echo(f"{k:>18} | {k + shift:<4}   {v:>6}" + ("   won" if k == r.win_moved else ""))
 
 
 from .analyze_freecell import freecell_lost  # noqa: E402  (Klaver 2022: FreeCell lost games)
