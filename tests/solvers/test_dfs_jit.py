@@ -155,7 +155,7 @@ def test_the_python_fallback_runs_without_numba() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_brute_force_oracle_agrees(game: str) -> None:
     """The oracle's small deals (30 seeds each): dfs-jit's verdict is the exhaustive search's."""
-    from tests.solvers.oracle import MIX_SEEDS, small_deal, truth
+    from .oracle import MIX_SEEDS, small_deal, truth
 
     for seed in MIX_SEEDS:
         got = solve(small_deal(game, seed), "dfs-jit", Limits(seconds=30))
