@@ -650,15 +650,23 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
                 k += 1
         n = k
     # Stable order by score, highest first (Python's sort(key=score, reverse=True)); popped from the end.
+    # A counting sort on the 12 scores: home[] (free here) counts, then gives each score's first slot.
+    for s in range(12):
+        home[s] = 0
     for q in range(n):
         tmp[q] = stk[sp + q]
-        scr[q] = _score(S, L, C, tmp[q])
+        s = _score(S, L, C, tmp[q])
+        scr[q] = s
+        home[s] += 1
     k = sp
     for s in range(11, -1, -1):
-        for q in range(n):
-            if scr[q] == s:
-                stk[k] = tmp[q]
-                k += 1
+        c = home[s]
+        home[s] = k
+        k += c
+    for q in range(n):
+        s = scr[q]
+        stk[home[s]] = tmp[q]
+        home[s] += 1
     return sp + n
 
 
@@ -848,7 +856,7 @@ def run(
     path, flips, fb = (np.zeros(depth_n, dtype=np.int64) for _ in range(3))
     ka, kb = np.zeros(depth_n, dtype=np.uint64), np.zeros(depth_n, dtype=np.uint64)
     scr, tmp = np.zeros(frame + 1, dtype=np.int64), np.zeros(frame + 1, dtype=np.int64)
-    home = np.zeros(max(int(L[_NSUITS]), 1), dtype=np.int64)
+    home = np.zeros(max(int(L[_NSUITS]), 12), dtype=np.int64)  # suits' cards home; the sort's 12 counts
     fl = np.array(flags, dtype=np.bool_)
     st = np.zeros(NST, dtype=np.int64)
     st[_BEST] = S[L[_ONFND]]
