@@ -42,7 +42,7 @@ from .dominance import DOMINANCES, Dominances, chosen
 from .heuristics import Heuristic, pick_heuristic
 from .registry import engine_supports, rearrangement_prefers
 
-__all__ = ["PlanningOptions", "PlanningSolver", "SearchConfig", "search", "prefers"]
+__all__ = ["PlanningOptions", "PlanningSolver", "SearchConfig", "search", "search_from", "prefers"]
 
 MODES = ("greedy", "astar", "anytime")
 
@@ -124,12 +124,19 @@ def search(
 
     Status is SOLVED with a plan, UNSOLVABLE when the open list ran dry without one, else UNKNOWN.
     """
+    return search_from(Engine(instance), limits, config)
+
+
+def search_from(
+    e: Engine, limits: Limits | None = None, config: SearchConfig | None = None
+) -> tuple[Status, list[Move] | None, dict[str, float]]:
+    """:func:`search` from the engine's current state (left as it was on return): the hindsight player
+    searches sampled states of a game with hidden cards loaded into an engine (``Engine.load``)."""
     limits = limits or Limits()
     cfg = config or SearchConfig()
     t0 = time.perf_counter()
     deadline = t0 + limits.seconds if limits.seconds else float("inf")
     max_nodes = limits.nodes
-    e = Engine(instance)
     heur: Heuristic = pick_heuristic(e)
     dom = Dominances(e, cfg.dominances)
     adm, inf = heur.admissible, heur.informed
@@ -250,6 +257,7 @@ def search(
         stats[f"cuts_{name}"] = dom.fired[name]
     stats["states"] = len(seen)
     stats["open"] = len(open_list)
+    tree.goto(0)  # the engine back at the root state, as the caller gave it
     return status, best, _finish(stats, len(best) if best is not None else -1)
 
 
