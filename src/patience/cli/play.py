@@ -22,7 +22,7 @@ from .sets import SET_HELP, coerce_sets
 
 __all__ = ["play_cmd"]
 
-_PLAYERS = ("random", "heuristic", "mc", "hindsight")
+_PLAYERS = ("random", "heuristic", "mc", "mc+heuristics", "hindsight")
 _MODE_TEXT = {
     None: "none (the player simulates nothing: it decides from the observation alone)",
     "reshuffle": "reshuffle (fair: simulations deal the unseen cards anew, consistent with what was seen)",
@@ -39,15 +39,21 @@ def _options(
     auto_safe: bool,
     worlds: int | None,
     nodes: int | None,
+    stock: str | None = None,
+    playout: str | None = None,
+    search: str | None = None,
 ) -> dict[str, Any]:
     """The player's options from the flags; a flag the player does not take is bad input."""
     takes = {
-        "--playouts": ("mc", playouts),
-        "--score": ("mc", score),
-        "--mode": ("mc/hindsight", mode),
+        "--playouts": ("mc/mc+heuristics", playouts),
+        "--score": ("mc/mc+heuristics", score),
+        "--playout": ("mc/mc+heuristics", playout),
+        "--mode": ("mc/mc+heuristics/hindsight", mode),
         "--worlds": ("hindsight", worlds),
         "--nodes": ("hindsight", nodes),
-        "--moves": ("random/mc", moves),
+        "--search": ("hindsight", search),
+        "--moves": ("random/mc/mc+heuristics", moves),
+        "--stock": ("random", stock),
         "--auto-safe": ("random", auto_safe or None),
     }
     for flag, (who, value) in takes.items():
@@ -63,6 +69,9 @@ def _options(
         "moves": moves,
         "worlds": worlds,
         "nodes": nodes,
+        "stock": stock,
+        "playout": playout,
+        "search": search,
     }
     opts: dict[str, Any] = {k: v for k, v in names.items() if v is not None}
     if player == "random":
@@ -97,13 +106,25 @@ def _ceiling(rules: Any) -> str | None:
 @click.option("--score", type=click.Choice(("max", "klaver")), default=None, help="mc: move score [max].")
 @click.option(
     "--moves",
-    type=click.Choice(("all", "donkersteeg")),
+    type=click.Choice(("auto", "all", "no-worry", "donkersteeg")),
     default=None,
-    help="random, mc: draw from all legal moves or Donkersteeg's move set [random: all, mc: donkersteeg].",
+    help="random, mc: the move set [auto: Donkersteeg's with hidden cards, else all but worrying back].",
+)
+@click.option(
+    "--stock",
+    type=click.Choice(("uniform", "last")),
+    default=None,
+    help="random: a stock turn is one move among the others, or taken only when nothing else is [uniform].",
+)
+@click.option(
+    "--playout", type=click.Choice(("random", "safe")), default=None, help="mc: playout policy [random]."
+)
+@click.option(
+    "--search", type=click.Choice(("planning", "dfs")), default=None, help="hindsight: the search [planning]."
 )
 @click.option("--auto-safe", is_flag=True, help="random: play safe foundation moves first (Klaver).")
-@click.option("--worlds", type=int, default=None, help="hindsight: sampled worlds searched per decision [4].")
-@click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [2000].")
+@click.option("--worlds", type=int, default=None, help="hindsight: sampled worlds searched per decision [8].")
+@click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [1500].")
 @click.option("--seed-start", "seed", type=int, default=1, show_default=True, help="First seed.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP)
@@ -125,6 +146,9 @@ def play_cmd(
     score: str | None,
     moves: str | None,
     auto_safe: bool,
+    stock: str | None,
+    playout: str | None,
+    search: str | None,
     worlds: int | None,
     nodes: int | None,
     seed: int,
@@ -151,7 +175,7 @@ def play_cmd(
     if workers is not None and workers < 0:
         raise UsageError(f"--workers {workers}: must be >= 0")
     seconds = parse_limit(limit) if limit is not None else None
-    opts = _options(player, playouts, mode, score, moves, auto_safe, worlds, nodes)
+    opts = _options(player, playouts, mode, score, moves, auto_safe, worlds, nodes, stock, playout, search)
     overrides = coerce_sets(sets)
     g = load_game(game, overrides)
     if g.rules.gaps.rows:
@@ -162,7 +186,7 @@ def play_cmd(
     deal(g.name, seed + count - 1, generator, overrides or None)
     from ..experiments.executors import make_executor
     from ..play.game import GameRecord, PlayError, PlayTask, play_task
-    from ..play.players import make_player
+    from ..play.players import make_player, player_version
     from ..play.store import PlayStoreError, batch_key, open_play_store
     from ..play.summary import summarize
 
@@ -178,7 +202,7 @@ def play_cmd(
     }
 
     seeds = range(seed, seed + count)
-    key = batch_key(g.name, overrides, generator, player, opts, max_moves, seconds)
+    key = batch_key(g.name, overrides, generator, player, opts, max_moves, seconds, player_version(player))
     store = None
     stored: dict[int, GameRecord] = {}
     if db is not None:

@@ -4,9 +4,16 @@ A game ends when it is won, when no legal move is left (``no-move``), when the l
 each led to a position already reached in this game (``repeat``: positions are compared by the engine's
 canonical state key, :meth:`patience.engine.Engine.key`), when the player resigns, at ``max_moves`` moves
 (``cap``) or at the wall-time limit (``time``: neither won nor lost, an unknown). ``repeats`` defaults to
-five passes through the stock (``5 x (ceil(stock / deal count) + 2)``, 50 for Klondike draw 3): going back
-through positions already seen is how a Klondike player reaches a waste card it passed over, and a random
-player needs a few passes to hit it (one pass cut random Klondike wins from 15 to 8 of 200 deals).
+:func:`repeat_window`: five passes through the stock (going back through positions already seen is how a
+Klondike player reaches a waste card it passed over, and a random player needs a few passes to hit it: one
+pass cut random Klondike wins from 15 to 8 of 200 deals), or one move per card without a stock.
+
+Donkersteeg 2010 (sections 2.1 and 4.6) ends a game won, with no move, or lost by 'too many stock to waste
+moves' when that is the only possible move ('normally twice the stock'): a position where only the stock
+turns is dead, and ``repeat`` ends it too (after five passes instead of two, which changes no win, only the
+move count of a lost game). He names no move cap; a cap changes nothing measurable for the random player
+(Klondike draw 3, seeds 1-300: the same 18 wins with a 1000-move cap and with a 20,000-move cap and no
+``repeat`` end). Klaver 2022 caps random FreeCell games at 5000 moves.
 The player sees only an :class:`~.observation.Observation`; a peeking player (Monte Carlo
 'shuffled-once') is handed the true state as well, deliberately and by name (``truth``). Every won
 game is replayed by the independent validator (:func:`patience.validate.replay`); a win that does not
@@ -25,7 +32,7 @@ from ..instance import Instance
 from .observation import observe, world_of
 from .players import Player, make_player
 
-__all__ = ["ENDS", "GameRecord", "PlayError", "PlayTask", "play_game", "play_task"]
+__all__ = ["ENDS", "GameRecord", "PlayError", "PlayTask", "play_game", "play_task", "repeat_window"]
 
 ENDS = ("won", "no-move", "repeat", "resigned", "cap", "time")
 """How a game ends; ``time`` is an unknown, every other end but ``won`` a loss."""
@@ -66,8 +73,7 @@ def play_game(
     t0 = time.perf_counter()
     e = Engine(instance)
     if repeats is None:
-        st = instance.rules.stock
-        repeats = 5 * (-(-st.size // max(st.deal_count, 1)) + 2)
+        repeats = repeat_window(instance)
     seen = {e.key()}
     played: list[dict[str, Any]] = []
     history: tuple[Move, ...] = ()
@@ -104,6 +110,19 @@ def play_game(
         if not (rep.ok and rep.won):
             raise PlayError(f"seed {seed}: won game does not replay: {rep.message()}")
     return GameRecord(seed, end, e.foundation_cards(), len(played), time.perf_counter() - t0, tuple(played))
+
+
+def repeat_window(instance: Instance) -> int:
+    """How many moves in a row onto positions already reached end a game (``repeat``): five passes through
+    the stock (``5 x (ceil(stock / deal count) + 2)``, 50 for Klondike draw 3, 130 for draw 1); without a
+    stock, one move per card of the deck (52 in FreeCell): a FreeCell player may shuffle cards between
+    cells and piles for a while before the move that makes progress, and ten moves (the stock formula
+    with no stock) is short for that. Measured, random FreeCell on MS deals 1-200 wins the same 2 games
+    with a 10-move window, a 52-move window, and Klaver's setting (no window, 5000-move cap)."""
+    st = instance.rules.stock
+    if st.size == 0:
+        return Engine(instance).n_cards
+    return 5 * (-(-st.size // max(st.deal_count, 1)) + 2)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ look at the cards it deals).
 
 A player that simulates fills the hidden places itself: :func:`sample_world` deals the unseen cards
 (the whole deck less every visible card) uniformly at random into them, and :class:`Boards` makes an
-engine of any full state of the same game (a template deal, then the state's piles loaded into it), so a
+engine of any full state of the same game (a template deal, then the state loaded with
+:meth:`patience.engine.Engine.load`), so a
 player never needs the true deal. Gaps games (a grid) are not supported.
 """
 
@@ -159,6 +160,7 @@ class Boards:
         self.template = deal(game, 0, "portable", json.loads(overrides) or None)
         self.rules = self.template.rules
         self._probe = Engine(self.template)
+        self._sim: Engine | None = None
 
     @classmethod
     def for_observation(cls, obs: Observation) -> Boards:
@@ -172,17 +174,12 @@ class Boards:
     def engine(self, world: World) -> Engine:
         """A fresh engine in state ``world``."""
         e = Engine(self.template)
-        piles, down, found, cells, reserve, stock, waste, _grid, redeals = world
-        e.piles = [list(p) for p in piles]
-        e.down = list(down)
-        e.found = [list(f) for f in found]
-        e.cells = list(cells)
-        e.reserve = list(reserve)
-        e.stock = list(stock)
-        e.waste = list(waste)
-        e.redeals_used = redeals
-        f = self.rules.foundations
-        if f.kind == "suits" and f.base == "dealt":  # as Engine.__init__ reads it from the deal
-            first = next((p[0] for p in e.found if p), None)
-            e.base_rank = e.rank[first] if first is not None else 1
+        e.load(world)
         return e
+
+    def probe_engine(self) -> Engine:
+        """One engine kept for simulations, to be loaded (:meth:`patience.engine.Engine.load`) before each
+        use: building an engine per playout costs more than the playout's first moves."""
+        if self._sim is None:
+            self._sim = Engine(self.template)
+        return self._sim

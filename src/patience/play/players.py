@@ -6,6 +6,36 @@ one of ``obs.moves`` or resigns (None). ``peeks`` is True only for the Monte Car
 mode: the game loop then passes ``truth``, the true full state, deliberately (an upper bound, not a fair
 player). Every other player is called with ``truth=None``.
 
+What Donkersteeg 2010 states, and what we chose where he does not (his rules are the defaults):
+
+* Game: Klondike draw 3 (section 2.1), unlimited passes, only the waste's top card playable; draw 1
+  (section 6.6) changes nothing else. A redeal joins the next turn and is not counted as a move (glossary
+  'possible moves'); ours is a move of its own (``WASTE -> STOCK``), which only ever competes with nothing.
+* Moves (section 4.3, Table 4.1): stock to waste, waste to foundation or tableau, a whole face-up part to
+  another pile or a space (a King), a card home from the tableau, and part of a face-up run only when the
+  card it uncovers can go home at once ('double move'). Never foundation to tableau (section 4.1.1). This
+  is :data:`MOVE_SETS` ``donkersteeg``, the default (``auto``) in a game with hidden cards. Not stated:
+  whether a move to a space is listed once or once per space, and whether an Ace may go to any empty
+  foundation; ours lists one (the engine's moves are up to symmetry).
+* Player R (sections 5.2, 6.1): 'a random move out of all possible moves at each round', uniform, no safe
+  moves played for it: ``stock='uniform'``, ``auto_safe=False``. End of a game (section 4.6): won, no move,
+  or 'too many stock to waste moves' while that is the only move; see :mod:`.game`. No move cap is named.
+* Player A, Monte Carlo (sections 4.4-4.5): simulate only with two or more moves and no safe move (Aces,
+  Deuces, section 4.5's third rule); k playouts per move to 'full depth', a move scores the highest
+  fitness (cards home) reached, ties at random; playouts random. Not stated: k (we default to 10) and what
+  ends a playout besides a win or no move (ours: ``stall`` moves without progress).
+* Modes (sections 4.5.1, 5.3): 'shuffled once', the hidden cards stay where dealt (so a simulation may use
+  them: an upper bound), and 'reshuffle', the unknown cards are shuffled before every decision (fair).
+* Monte Carlo + heuristics (section 6.3): ties among the best Monte Carlo moves broken by the rewards of
+  his Table 6.1 (:func:`reward`); the exact order of the table's lines is ours.
+
+Measured against his Tables 6.2 and 6.3 (``benchmarks/out/play_klondike.md``), Player R as stated wins
+fewer draw-3 games than his 11.4% and more draw-1 games than his 23.8%. Under every cap and window we
+tried the random player's wins do not change (the loss is a dead position, not a cut), so the gap is in
+the move choice. His wins take 113.5 rounds on average, ours about 190 moves, 90 of them stock turns: a
+uniform choice turns the stock far more often than his player did. With ``stock='last'`` (turn only when
+nothing else is offered) our draw-3 rate and moves per win come close to his; draw 1 stays above his.
+
 Safe foundation moves, two strengths:
 
 * :func:`safe_home_move`: the test of :mod:`patience.solvers.dominance` ``safe_home`` (a card goes home
@@ -23,21 +53,24 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
-from .observation import Boards, Observation, World, observe, sample_world
+from .observation import HIDDEN, Boards, Observation, World, observe, sample_world
 
 __all__ = [
     "MODES",
     "PLAYERS",
     "HeuristicPlayer",
     "HindsightPlayer",
+    "MonteCarloHeuristicsPlayer",
     "MonteCarloPlayer",
     "Player",
     "RandomPlayer",
     "donkersteeg_safe_move",
     "make_player",
+    "player_version",
+    "reward",
     "safe_home_move",
 ]
 
@@ -73,6 +106,7 @@ class _Lookups:
                     acc[c].append(x)
         self.receivers = [tuple(b) for b in acc]  # receivers[c]: cards that may ever be built onto c
         self.deal_count = rules.stock.deal_count
+        self.thoughtful = rules.thoughtful
         self.stall = 3 * (-(-rules.stock.size // max(rules.stock.deal_count, 1)) + 1) + 20
 
     def base_rank(self, found: Sequence[Sequence[int]]) -> int:
@@ -148,11 +182,14 @@ def _engine_safe(lk: _Lookups, e: Engine, moves: Sequence[Move]) -> Move | None:
     return _safe(lk, moves, e.piles, e.found, e.cells, e.reserve, e.waste, True)
 
 
-MOVE_SETS = ("all", "donkersteeg")
-"""Which offered moves a random choice draws from: ``all`` the legal moves; ``donkersteeg`` the move set of
-Donkersteeg 2010 section 4.3: no worrying back (foundation cards never return), and part of a built pile
-moves only when the card it uncovers can then go home (his move type 6 'double move'; the same restriction
-as dominance ``partial_pile``, Blake & Gent's Appendix C, which keeps every won deal won)."""
+MOVE_SETS = ("auto", "all", "no-worry", "donkersteeg")
+"""Which offered moves a random choice draws from: ``all`` the legal moves; ``no-worry`` all but moves out of
+a foundation (Klaver 2022 section 4: his FreeCell has no worrying back); ``donkersteeg`` the move set of
+Donkersteeg 2010 section 4.3 (his Table 4.1): no worrying back (section 4.1.1: foundation cards are never
+played back), and part of a built pile moves only when the card it uncovers can then go home (his type 6
+'double move'; the same restriction as dominance ``partial_pile``, Blake & Gent's Appendix C). ``auto``:
+``donkersteeg`` in a game with hidden cards (``thoughtful: false``, Donkersteeg's Klondike), else
+``no-worry`` (Klaver's FreeCell)."""
 
 
 def _donkersteeg_ok(
@@ -173,12 +210,46 @@ def _check_move_set(name: str) -> None:
         raise ValueError(f"moves {name!r}: one of {', '.join(MOVE_SETS)}")
 
 
+def _resolve(lk: _Lookups, move_set: str) -> str:
+    """The move set ``auto`` stands for under these rules."""
+    if move_set != "auto":
+        return move_set
+    return "no-worry" if lk.thoughtful else "donkersteeg"
+
+
+def _in_set(
+    lk: _Lookups,
+    moves: Sequence[Move],
+    move_set: str,
+    piles: Sequence[Sequence[int]],
+    down: Sequence[int],
+    found: Sequence[Sequence[int]],
+) -> list[Move]:
+    """The moves of ``moves`` in ``move_set`` (all of them if that leaves none)."""
+    ms = _resolve(lk, move_set)
+    if ms == "all":
+        return list(moves)
+    if ms == "no-worry":
+        ok = [m for m in moves if m[0] != FOUNDATION]
+    else:
+        ok = [m for m in moves if _donkersteeg_ok(lk, m, piles, down, found)]
+    return ok or list(moves)
+
+
 def _choosable(lk: _Lookups, obs: Observation, move_set: str) -> list[Move]:
     """The offered moves of ``move_set`` (all offered moves if that leaves none)."""
-    if move_set == "all":
-        return list(obs.moves)
-    ok = [m for m in obs.moves if _donkersteeg_ok(lk, m, obs.piles, obs.down, obs.foundations)]
-    return ok or list(obs.moves)
+    return _in_set(lk, obs.moves, move_set, obs.piles, obs.down, obs.foundations)
+
+
+STOCK_CHOICES = ("uniform", "last")
+"""How a random choice treats the stock: ``uniform``, a turn (or redeal) is one move among the others
+(Donkersteeg's Player R as stated, section 6.1: 'a random move out of all possible moves'); ``last``, the
+stock is turned only when no other move of the move set is offered."""
+
+
+def _stock_last(moves: list[Move]) -> list[Move]:
+    other = [m for m in moves if not _is_stock_move(m)]
+    return other or moves
 
 
 class _Tables:
@@ -198,27 +269,35 @@ class _Tables:
 
 @dataclass
 class RandomPlayer:
-    """Uniform over the legal moves offered (Donkersteeg's Player R, Klaver's random mode).
+    """Uniform over the offered moves of a move set (Donkersteeg's Player R, Klaver's random mode).
 
-    ``auto_safe``: first play a move :func:`safe_home_move` calls safe, as Klaver's random games do
-    automatically ('target moves done for free'). ``moves``: draw from every offered move (``all``) or from
-    Donkersteeg's move set (``donkersteeg``, :data:`MOVE_SETS`).
+    ``moves`` (:data:`MOVE_SETS`, default ``auto``: Donkersteeg's move set in Klondike, every move but
+    worrying back in FreeCell). ``stock`` (:data:`STOCK_CHOICES`): a stock turn is one move among the others
+    (``uniform``, as both theses state) or only taken when nothing else is offered (``last``).
+    ``auto_safe``: first play a move :func:`safe_home_move` calls safe, as Klaver's random games can
+    ('target moves done for free').
     """
 
+    version: ClassVar[int] = 2
     auto_safe: bool = False
-    moves: str = "all"
+    moves: str = "auto"
+    stock: str = "uniform"
     name: str = "random"
     peeks: bool = False
 
     def __post_init__(self) -> None:
         _check_move_set(self.moves)
+        if self.stock not in STOCK_CHOICES:
+            raise ValueError(f"stock {self.stock!r}: one of {', '.join(STOCK_CHOICES)}")
 
     def choose(self, obs: Observation, rng: random.Random, truth: World | None = None) -> Move | None:
+        lk = _Tables.get(obs)[1]
         if self.auto_safe:
-            m = safe_home_move(_Tables.get(obs)[1], obs)
+            m = safe_home_move(lk, obs)
             if m is not None:
                 return m
-        return rng.choice(_choosable(_Tables.get(obs)[1], obs, self.moves))
+        moves = _choosable(lk, obs, self.moves)
+        return rng.choice(_stock_last(moves) if self.stock == "last" else moves)
 
 
 @dataclass
@@ -245,6 +324,7 @@ class HeuristicPlayer:
     King, caution with 5 to 8) are not modelled.
     """
 
+    version: ClassVar[int] = 1
     name: str = "heuristic"
     peeks: bool = False
 
@@ -338,29 +418,43 @@ def _king_ready(lk: _Lookups, obs: Observation) -> bool:
     return False
 
 
+PLAYOUTS = ("random", "safe")
+"""A playout's policy: ``random``, a uniformly random move of the move set each step (Donkersteeg section
+4.5.1: 'a certain strategy to play a game within the simulation (for example: random)'); ``safe``, the
+moves :func:`donkersteeg_safe_move` calls safe first, else random."""
+
+TIEBREAKS = ("random", "heuristics")
+"""How the Monte Carlo player picks among moves of equal score: at random (Donkersteeg section 4.4), or by
+the move rewards of his Table 6.1 first (section 6.3, 'Monte Carlo + heuristics')."""
+
+
 @dataclass
 class MonteCarloPlayer:
     """Flat Monte Carlo (Donkersteeg 2010 sections 4.4-4.5, Player A; Klaver 2022's Monte Carlo mode).
 
     Before deciding it plays :func:`donkersteeg_safe_move` (section 4.5's conditions for simulating), and a
-    lone move without simulating. Otherwise each offered move is tried in ``playouts`` random games from the
-    position after it, on a world of ``mode`` (:data:`MODES`): the true state (``truth``, 'shuffled-once')
-    or a fresh sample of the unseen cards per playout ('reshuffle'). The candidates and the playouts' random
-    moves come from ``moves`` (:data:`MOVE_SETS`; default Donkersteeg's). A playout plays the safe moves,
-    else a uniformly random move, until won, no move is left, ``depth`` moves, or ``stall`` moves in a row
-    turn no card up and send none home (None: 3 x (stock passes + 1) + 20).
+    lone move without simulating. Otherwise each offered move of ``moves`` (:data:`MOVE_SETS`) is tried in
+    ``playouts`` games from the position after it, on a world of ``mode`` (:data:`MODES`): the true state
+    (``truth``, 'shuffled-once') or a fresh sample of the unseen cards per playout ('reshuffle'). A playout
+    (``playout``, :data:`PLAYOUTS`) plays moves of the same move set until won, no move is left, ``depth``
+    moves, or ``stall`` moves in a row turn no card up and send none home (None: 3 x (stock passes + 1) +
+    20): 'full depth' in the thesis's sense, as a game that turns nothing up for that long is stuck.
 
     ``score``: 'max' (Donkersteeg: a move scores the highest cards-home count its playouts reach, 'full
-    depth, highest fitness', ties at random) or 'klaver' (Klaver: the mean over playouts of 1000 per card
-    sent home less 1 per other move, ties to the first). A playout that wins chooses its move at once.
+    depth, highest fitness') or 'klaver' (Klaver: the mean over playouts of 1000 per card sent home less 1
+    per other move, ties to the first). A playout that wins chooses its move at once. ``tiebreak``
+    (:data:`TIEBREAKS`) picks among the moves of the best 'max' score.
     """
 
+    version: ClassVar[int] = 2
     playouts: int = 10
     mode: str = "reshuffle"
     score: str = "max"
     depth: int = 300
     stall: int | None = None
-    moves: str = "donkersteeg"
+    moves: str = "auto"
+    playout: str = "random"
+    tiebreak: str = "random"
     name: str = "mc"
 
     def __post_init__(self) -> None:
@@ -369,6 +463,10 @@ class MonteCarloPlayer:
             raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
         if self.score not in ("max", "klaver"):
             raise ValueError(f"score {self.score!r}: one of max, klaver")
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"playout {self.playout!r}: one of {', '.join(PLAYOUTS)}")
+        if self.tiebreak not in TIEBREAKS:
+            raise ValueError(f"tiebreak {self.tiebreak!r}: one of {', '.join(TIEBREAKS)}")
         if self.playouts < 1:
             raise ValueError(f"playouts {self.playouts}: must be >= 1")
 
@@ -392,12 +490,15 @@ class MonteCarloPlayer:
         stall = self.stall if self.stall is not None else lk.stall
         best: list[Move] = []
         best_score = float("-inf")
-        restrict = self.moves == "donkersteeg"
-        for m in _choosable(lk, obs, self.moves):
+        candidates = _choosable(lk, obs, self.moves)
+        if len(candidates) == 1:
+            return candidates[0]
+        e = boards.probe_engine()
+        for m in candidates:
             scores = []
             for _ in range(self.playouts):
-                world = truth if truth is not None else sample_world(obs, boards.rules, rng)
-                home, steps = _playout(boards.engine(world), m, lk, rng, self.depth, stall, restrict)
+                e.load(truth if truth is not None else sample_world(obs, boards.rules, rng))
+                home, steps = _playout(e, m, lk, rng, self.depth, stall, self.moves, self.playout == "safe")
                 if home >= n_cards:
                     return m
                 scores.append(home if self.score == "max" else 1000 * steps[0] - steps[1])
@@ -406,13 +507,83 @@ class MonteCarloPlayer:
                 best, best_score = [m], s
             elif s == best_score:
                 best.append(m)
-        return best[0] if self.score == "klaver" else rng.choice(best)
+        if self.score == "klaver":
+            return best[0]
+        if self.tiebreak == "heuristics" and len(best) > 1:
+            rewards = [reward(lk, obs, m) for m in best]
+            top = max(rewards)
+            best = [m for m, r in zip(best, rewards, strict=True) if r == top]
+        return rng.choice(best)
+
+
+@dataclass
+class MonteCarloHeuristicsPlayer(MonteCarloPlayer):
+    """Donkersteeg 2010 section 6.3's 'Monte Carlo + heuristics': :class:`MonteCarloPlayer` whose ties
+    between moves of equal score go to the highest reward of his Table 6.1 (:func:`reward`), then at
+    random. (His section 5.2 describes a Player C that plays heuristic moves first and simulates only
+    without one; the experiment behind Tables 6.2 and 6.3 is section 6.3's, which this player follows.)"""
+
+    version: ClassVar[int] = 1
+    tiebreak: str = "heuristics"
+    name: str = "mc+heuristics"
+
+
+DIFF_STEP = 2
+"""Donkersteeg's ``diffStep``: the spread of foundation heights (largest less smallest) a foundation move
+should keep ('not a bigger step than 2 points between the largest and the shortest foundation pile')."""
+
+
+def reward(lk: _Lookups, obs: Observation, m: Move) -> int:
+    """Donkersteeg 2010 Table 6.1's reward of move ``m`` (his move types of Table 4.1).
+
+    Where the table gives several lines for a type, the most specific applies: Aces and Deuces first, then
+    the foundation spread after the move (below ``diffStep``: 15, above: 2 from the waste, 4 from the
+    tableau, equal: the standard reward), then 'opens a secured card' (12). A stock turn earns the Ace and
+    Deuce reward only when the card it will show is known (the stock after a redeal is known: every card
+    was turned); moves of other areas (free cells, reserve) earn 0.
+    """
+    src, si, dst, di, cnt = m
+    if _is_stock_move(m):
+        if src == STOCK and obs.stock:
+            shown = obs.stock[-min(cnt, len(obs.stock))]
+            if shown >= 0 and (lk.rank[shown] - lk.base_rank(obs.foundations)) % lk.R <= 1:
+                return 20
+        return 3
+    card = _moved_card(m, obs.piles, obs.cells, obs.reserve, obs.waste)
+    if dst == FOUNDATION and card is not None and src in (WASTE, TABLEAU):
+        if (lk.rank[card] - lk.base_rank(obs.foundations)) % lk.R <= 1:
+            return 20 if src == WASTE else 15
+        heights = [len(f) for f in obs.foundations]
+        heights[di] += 1
+        spread = max(heights) - min(heights)
+        if spread < DIFF_STEP:
+            return 15
+        if spread > DIFF_STEP:
+            return 2 if src == WASTE else 4
+        return 8
+    if src == WASTE and dst == TABLEAU:
+        return 8 if not obs.piles[di] else 5  # type 7 (a King to a space), type 2
+    if src == TABLEAU and dst == TABLEAU:
+        p = obs.piles[si]
+        face_up = len(p) - obs.down[si]
+        opens = cnt == face_up and obs.down[si] > 0
+        if cnt < face_up or not obs.piles[di]:  # type 6 (double move), type 5 (King to a space)
+            return 12 if opens else 3
+        return 12 if opens else 5  # type 3
+    return 0
 
 
 def _playout(
-    e: Engine, first: Move, lk: _Lookups, rng: random.Random, depth: int, stall: int, restrict: bool
+    e: Engine,
+    first: Move,
+    lk: _Lookups,
+    rng: random.Random,
+    depth: int,
+    stall: int,
+    move_set: str,
+    safe_first: bool,
 ) -> tuple[int, tuple[int, int]]:
-    """Play ``first`` then random moves (safe ones first; Donkersteeg's move set when ``restrict``) on ``e``;
+    """Play ``first`` then random moves of ``move_set`` (safe ones first when ``safe_first``) on ``e``;
     returns the most cards home reached and (cards sent home, other moves)."""
     start = e.foundation_cards()
     e.apply(first)
@@ -421,12 +592,10 @@ def _playout(
     quiet = 0
     other = 0 if first[2] == FOUNDATION else 1
     for _ in range(depth):
-        moves = e.legal_moves()
-        if restrict:
-            moves = [m for m in moves if _donkersteeg_ok(lk, m, e.piles, e.down, e.found)] or moves
+        moves = _in_set(lk, e.legal_moves(), move_set, e.piles, e.down, e.found)
         if not moves:
             break
-        m = _engine_safe(lk, e, moves) or rng.choice(moves)
+        m = (_engine_safe(lk, e, moves) if safe_first else None) or rng.choice(moves)
         e.apply(m)
         home, h = e.foundation_cards(), sum(e.down)
         if home > best or h < hidden:
@@ -442,6 +611,52 @@ def _playout(
         if home == e.n_cards:
             break
     return best, (best - start, other)
+
+
+def _repair(e: Engine, obs: Observation) -> bool:
+    """Swap cards of world ``e`` so that it shows what ``obs`` shows: each place the observation shows a card
+    the world does not have there takes that card from the world's hidden places (face-down tableau cards,
+    the stock while unseen), which take the world's card in exchange. A uniform world stays uniform among
+    the arrangements consistent with the observation (each consistent arrangement is reached from exactly
+    as many arrangements before the swap). False when the world cannot be repaired (a bug, or a game the
+    swap does not cover): the caller drops it."""
+    hidden: list[tuple[list[int], int]] = []  # (area list, index) of the world's hidden places
+    for p, d in zip(e.piles, e.down, strict=True):
+        hidden.extend((p, i) for i in range(d))
+    if obs.stock and obs.stock[0] == HIDDEN:
+        hidden.extend((e.stock, i) for i in range(len(e.stock)))
+    where = {lst[i]: (lst, i) for lst, i in hidden}
+    pairs: list[tuple[Sequence[int], list[int]]] = list(zip(obs.piles, e.piles, strict=True))
+    pairs += [(obs.waste, e.waste), (obs.stock, e.stock), (obs.reserve, e.reserve)]
+    for seen, world in pairs:
+        if len(seen) != len(world):
+            return False
+        for i, c in enumerate(seen):
+            if c == HIDDEN or world[i] == c:
+                continue
+            at = where.pop(c, None)
+            if at is None:
+                return False
+            lst, j = at
+            lst[j], world[i] = world[i], c
+            where[lst[j]] = (lst, j)
+    return _visible(observe(e, ())) == _visible(obs)
+
+
+def _still_wins(e: Engine, plan: Sequence[Move]) -> bool:
+    """Does ``plan`` replay legally from ``e``'s state to a win? (``e`` is left as it was.)"""
+    n = 0
+    ok = True
+    for m in plan:
+        if m not in e.legal_moves():
+            ok = False
+            break
+        e.apply(m)
+        n += 1
+    ok = ok and e.is_won()
+    for _ in range(n):
+        e.undo()
+    return ok
 
 
 def _visible(obs: Observation) -> tuple[Any, ...]:
@@ -460,11 +675,17 @@ def _visible(obs: Observation) -> tuple[Any, ...]:
 
 @dataclass
 class _Sample:
-    """One world of the hindsight player's pool: its engine (kept in step with the game) and a winning line
-    from the current position found by the solver in it, or None."""
+    """One world of the hindsight player's pool: its engine (kept in step with the game), a winning line
+    from the current position found by the search in it (or None), and whether the search proved it lost."""
 
     engine: Engine
     plan: list[Move] | None = None
+    lost: bool = False
+
+
+SEARCHES = ("planning", "dfs")
+"""The thoughtful search the hindsight player asks in each world: ``planning`` (greedy best-first,
+:func:`patience.solvers.planning.search_from`) or ``dfs`` (:func:`patience.solvers.dfs.search`)."""
 
 
 @dataclass
@@ -473,22 +694,25 @@ class HindsightPlayer:
 
     Keeps a pool of ``worlds`` full states consistent with the observation ('reshuffle': the unseen cards
     sampled uniformly, :func:`sample_world`; 'shuffled-once': the true state, one world, an upper bound). In
-    each world it asks the thoughtful search (:func:`patience.solvers.dfs.search`, complete search with the
-    proven dominances only, at most ``nodes`` nodes) for a winning line from the current position; each
-    line found votes for its first move, and the most voted move is played (ties at random). With no vote
-    it plays as :class:`HeuristicPlayer`. Safe moves (:func:`donkersteeg_safe_move`) and lone moves are
-    played without searching.
+    each world it asks a thoughtful search (``search``, :data:`SEARCHES`; only proven dominances cut, at most
+    ``nodes`` nodes) for a winning line from the current position; each line found votes for its first
+    move, and the most voted move is played (ties: the higher reward of Donkersteeg's Table 6.1, then at
+    random). With no vote it plays as :class:`HeuristicPlayer`. Safe moves (:func:`donkersteeg_safe_move`)
+    and lone moves are played without searching.
 
     Between decisions each world follows the moves played. A world whose visible cards no longer match the
     observation (a card turned up differently) is replaced by a new sample; the others stay, which keeps
     the pool uniform among the consistent arrangements (a uniform sample conditioned on still matching is
     uniform on the matching ones). A world's line stays valid while the moves played follow it, so it
-    votes again without a new search.
+    votes again without a new search; a world the search proved lost stays lost (no line from a position
+    means none from any position after it) and is not searched again.
     """
 
-    worlds: int = 4
-    nodes: int = 2000
+    version: ClassVar[int] = 2
+    worlds: int = 8
+    nodes: int = 1500
     mode: str = "reshuffle"
+    search: str = "planning"
     name: str = "hindsight"
     _pool: list[_Sample] = field(default_factory=list, repr=False)
     _synced: int = field(default=0, repr=False)
@@ -496,6 +720,8 @@ class HindsightPlayer:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
+        if self.search not in SEARCHES:
+            raise ValueError(f"search {self.search!r}: one of {', '.join(SEARCHES)}")
         if self.worlds < 1 or self.nodes < 1:
             raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}: both must be >= 1")
 
@@ -505,8 +731,9 @@ class HindsightPlayer:
         return self.mode == "shuffled-once"
 
     def _sync(self, obs: Observation) -> None:
-        """Play the moves made since the last call in every world; drop worlds that no longer match."""
-        if len(obs.history) < self._synced:
+        """Play the moves made since the last call in every world, then repair each world to show what the
+        observation shows (:func:`_repair`); a world's line is kept while it still wins in the world."""
+        if len(obs.history) < self._synced or (self._synced == 0 and self._pool):
             self._pool = []  # a new game
             self._synced = 0
         for m in obs.history[self._synced :]:
@@ -515,12 +742,38 @@ class HindsightPlayer:
                 w.plan = w.plan[1:] if w.plan and w.plan[0] == m else None
         self._synced = len(obs.history)
         want = _visible(obs)
-        self._pool = [w for w in self._pool if _visible(observe(w.engine, ())) == want]
+        keep = []
+        for w in self._pool:
+            if _visible(observe(w.engine, ())) != want:
+                if not _repair(w.engine, obs):
+                    continue
+                w.lost = False
+                if w.plan and not _still_wins(w.engine, w.plan):
+                    w.plan = None
+            keep.append(w)
+        self._pool = keep
+
+    def _line(self, w: _Sample) -> None:
+        """Search world ``w`` from its position unless it has a line or is proven lost."""
+        if w.plan or w.lost:
+            return
+        if self.search == "planning":
+            from ..solvers.base import Limits, Status
+            from ..solvers.planning import search_from
+
+            status, plan, _stats = search_from(w.engine, Limits(nodes=self.nodes))
+            w.plan = list(plan) if status is Status.SOLVED and plan else None
+            w.lost = status is Status.UNSOLVABLE
+        else:
+            from ..solvers.dfs import DEFAULT_MEMORY_MB, search
+            from ..solvers.dfs_prune import features
+
+            out = search(w.engine, features(w.engine.rules), False, time.perf_counter() + 60, self.nodes,
+                         DEFAULT_MEMORY_MB)  # fmt: skip
+            w.plan = list(out.moves) if out.won and out.moves else None
+            w.lost = out.complete and not out.won
 
     def choose(self, obs: Observation, rng: random.Random, truth: World | None = None) -> Move | None:
-        from ..solvers.dfs import DEFAULT_MEMORY_MB, search
-        from ..solvers.dfs_prune import features
-
         boards, lk = _Tables.get(obs)
         if self.peeks and truth is None:
             raise ValueError("hindsight shuffled-once: the game loop did not pass the true state")
@@ -534,28 +787,36 @@ class HindsightPlayer:
         while len(self._pool) < size:
             world = truth if self.peeks and truth is not None else sample_world(obs, boards.rules, rng)
             self._pool.append(_Sample(boards.engine(world)))
-        feats = features(boards.rules)
         votes: dict[Move, int] = {}
         offered = set(obs.moves)
         for w in self._pool:
-            if not w.plan:
-                out = search(w.engine, feats, False, time.perf_counter() + 60, self.nodes, DEFAULT_MEMORY_MB)
-                w.plan = list(out.moves) if out.won and out.moves else None
+            self._line(w)
             if w.plan and w.plan[0] in offered:
                 votes[w.plan[0]] = votes.get(w.plan[0], 0) + 1
         if not votes:
             return HeuristicPlayer().choose(obs, rng)
         top = max(votes.values())
-        return rng.choice([m for m in obs.moves if votes.get(m) == top])
+        best = [m for m in obs.moves if votes.get(m) == top]
+        if len(best) > 1:
+            rewards = [reward(lk, obs, m) for m in best]
+            best = [m for m, r in zip(best, rewards, strict=True) if r == max(rewards)]
+        return rng.choice(best)
 
 
 PLAYERS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
     "mc": MonteCarloPlayer,
+    "mc+heuristics": MonteCarloHeuristicsPlayer,
     "hindsight": HindsightPlayer,
 }
 """Player name -> class; options are the class's fields."""
+
+
+def player_version(name: str) -> int:
+    """The version of player ``name``'s behaviour: raised whenever a change alters its games, so a play
+    store never resumes a batch with rows of an older player (:mod:`.store`)."""
+    return int(PLAYERS[name].version)
 
 
 def make_player(name: str, **options: Any) -> Player:

@@ -1,10 +1,13 @@
 """A SQLite store of played games, so ``patience play --db FILE`` resumes where it stopped.
 
-One row per (game, rule overrides, generator, seed, player, player options, move cap, time limit), holding
-how the game ended, cards home, moves and seconds. Each game is committed as it finishes (WAL mode), so an
-interrupted run loses only the games in flight, and rerunning the same command plays only the missing
-seeds. The file carries a marker table; a file that is not a play store (another program's database, an
-``estimate`` results store, a corrupt file) is refused with :class:`PlayStoreError` and left untouched.
+One row per (game, rule overrides, generator, seed, player, player version, player options, move cap, time
+limit), holding how the game ended, cards home, moves and seconds. Each game is committed as it finishes
+(WAL mode), so an interrupted run loses only the games in flight, and rerunning the same command plays only
+the missing seeds. The player version (:func:`patience.play.players.player_version`) is raised whenever a
+change alters a player's games, so a changed player never resumes rows of the old one. The file carries a
+marker table (format ``patience-play/2``; a ``/1`` file, from before versions, is refused: start a new
+one); a file that is not a play store (another program's database, an ``estimate`` results store, a
+corrupt file) is refused with :class:`PlayStoreError` and left untouched.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from .game import ENDS, GameRecord
 
 __all__ = ["FORMAT", "PlayStore", "PlayStoreError", "batch_key", "open_play_store"]
 
-FORMAT = "patience-play/1"
+FORMAT = "patience-play/2"
 
 _ENDS_SQL = ", ".join(f"'{e}'" for e in ENDS)
 _SCHEMA = f"""
@@ -30,6 +33,7 @@ CREATE TABLE games (
     generator TEXT NOT NULL,
     seed INTEGER NOT NULL CHECK (seed >= 0),
     player TEXT NOT NULL,
+    version INTEGER NOT NULL,
     options TEXT NOT NULL,
     max_moves INTEGER NOT NULL,
     limit_s REAL NOT NULL,
@@ -37,7 +41,7 @@ CREATE TABLE games (
     home INTEGER NOT NULL CHECK (home >= 0),
     moves INTEGER NOT NULL CHECK (moves >= 0),
     seconds REAL NOT NULL,
-    PRIMARY KEY (game, rules, generator, seed, player, options, max_moves, limit_s)
+    PRIMARY KEY (game, rules, generator, seed, player, version, options, max_moves, limit_s)
 );
 """
 
@@ -48,7 +52,7 @@ class PlayStoreError(ValueError):
 
 def batch_key(
     game: str, rules: dict[str, Any], generator: str, player: str, options: dict[str, Any], max_moves: int,
-    limit_s: float | None,
+    limit_s: float | None, version: int,
 ) -> tuple[Any, ...]:  # fmt: skip
     """The columns naming a batch (all but the seed); no time limit is stored as 0."""
     return (
@@ -56,6 +60,7 @@ def batch_key(
         json.dumps(rules, sort_keys=True),
         generator,
         player,
+        version,
         json.dumps(options, sort_keys=True),
         max_moves,
         float(limit_s or 0.0),
@@ -74,19 +79,19 @@ class PlayStore:
         wanted = set(seeds)
         rows = self.conn.execute(
             "SELECT seed, end_reason, home, moves, seconds FROM games WHERE game=? AND rules=?"
-            " AND generator=? AND player=? AND options=? AND max_moves=? AND limit_s=?",
+            " AND generator=? AND player=? AND version=? AND options=? AND max_moves=? AND limit_s=?",
             key,
         ).fetchall()
         return {r[0]: GameRecord(r[0], r[1], r[2], r[3], r[4]) for r in rows if r[0] in wanted}
 
     def add(self, key: tuple[Any, ...], rec: GameRecord) -> None:
         """Store one game and commit it."""
-        game, rules, generator, player, options, max_moves, limit_s = key
+        game, rules, generator, player, version, options, max_moves, limit_s = key
         with self.conn:
             self.conn.execute(
-                "INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (game, rules, generator, rec.seed, player, options, max_moves, limit_s, rec.end, rec.home,
-                 rec.moves, rec.seconds),
+                "INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game, rules, generator, rec.seed, player, version, options, max_moves, limit_s, rec.end,
+                 rec.home, rec.moves, rec.seconds),
             )  # fmt: skip
 
     def close(self) -> None:
