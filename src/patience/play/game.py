@@ -32,7 +32,9 @@ from ..instance import Instance
 from .observation import observe, world_of
 from .players import Player, make_player
 
-__all__ = ["ENDS", "GameRecord", "PlayError", "PlayTask", "play_game", "play_task", "repeat_window"]
+__all__ = [
+    "ENDS", "GameRecord", "PlayError", "PlayTask", "play_game", "play_many", "play_task", "repeat_window"
+]  # fmt: skip
 
 ENDS = ("won", "no-move", "repeat", "resigned", "cap", "time")
 """How a game ends; ``time`` is an unknown, every other end but ``won`` a loss."""
@@ -151,3 +153,26 @@ def play_task(task: PlayTask) -> GameRecord:
     if not task.keep_moves:
         rec = GameRecord(rec.seed, rec.end, rec.home, rec.moves, rec.seconds)
     return rec
+
+
+def play_many(
+    game: str,
+    seeds: range | list[int],
+    player: str,
+    options: dict[str, Any] | None = None,
+    overrides: dict[str, Any] | None = None,
+    generator: str = "portable",
+    max_moves: int = 1000,
+    budget: float | None = None,
+) -> list[GameRecord]:
+    """Play ``seeds`` in this process, in order, as ``patience play`` does (one :class:`PlayTask` each);
+    with ``budget`` seconds, stop starting new games once it is spent (the games played are a prefix of
+    ``seeds``). For notebooks and benchmarks."""
+    t0 = time.perf_counter()
+    out = []
+    for s in seeds:
+        if budget is not None and out and time.perf_counter() - t0 > budget:
+            break
+        out.append(play_task(PlayTask(game, dict(overrides or {}), generator, s, player, dict(options or {}),
+                                      max_moves)))  # fmt: skip
+    return out

@@ -1,0 +1,121 @@
+"""Hidden-card players beside Donkersteeg 2010's Tables 6.2 and 6.3 (Klondike) and Klaver 2022 (FreeCell).
+
+Plays seeded deals (portable generator for Klondike, MS deals for FreeCell) in this one process (one core's
+worth: the machine is shared), each configuration up to ``-n`` games or its time budget, whichever comes
+first, and prints win rates with conservative Wilson 95% intervals beside the thesis figures; ``--out``
+writes ``play_klondike.md`` (and ``play_klondike.csv``). Usage::
+
+    python benchmarks/bench_play.py -n 2000 --n-mc 200 --budget-mc 600 --out
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any
+
+import _common
+
+from patience.experiments.stats import estimate
+from patience.play.game import play_many
+
+# (label, game, generator, overrides, player, options, thesis figure, cheap)
+THESIS = {
+    ("random", 3): "11.4% (reshuffle), 11.8% (shuffled once); 100,000 games",
+    ("random", 1): "23.8%",
+    ("heuristic", 3): "humans 10-15%",
+    ("mc reshuffle", 3): "16.9%",
+    ("mc reshuffle", 1): "33.3%",
+    ("mc shuffled-once", 3): "43.2% (42.9-55% across his runs)",
+    ("mc+heuristics reshuffle", 3): "16.7%",
+    ("mc+heuristics reshuffle", 1): "34.8%",
+    ("mc+heuristics shuffled-once", 3): "42.0%",
+    ("hindsight reshuffle", 3): "none (target: above 16.9%)",
+    ("hindsight reshuffle", 1): "none (target: above 34.8%)",
+}
+
+
+def configs(args: Any) -> list[tuple[str, str, str, dict[str, Any], str, dict[str, Any], int, float | None]]:
+    """(label, game, generator, overrides, player, options, N, budget) in the order they run."""
+    out = []
+    for draw in (3, 1):
+        ov = {} if draw == 3 else {"draw": 1}
+        out += [
+            ("random", "klondike", "portable", ov, "random", {}, args.n, None),
+            ("random stock-last", "klondike", "portable", ov, "random", {"stock": "last"}, args.n, None),
+            ("heuristic", "klondike", "portable", ov, "heuristic", {}, args.n, None),
+        ]
+    for draw in (3, 1):
+        ov = {} if draw == 3 else {"draw": 1}
+        for player in ("mc", "mc+heuristics"):
+            for mode in ("reshuffle", "shuffled-once"):
+                if draw == 1 and mode == "shuffled-once":
+                    continue
+                out.append((f"{player} {mode}", "klondike", "portable", ov, player, {"mode": mode},
+                            args.n_mc, args.budget_mc))  # fmt: skip
+        out.append(("hindsight reshuffle", "klondike", "portable", ov, "hindsight", {}, args.n_mc,
+                    args.budget_hs))  # fmt: skip
+    out += [
+        ("random", "freecell", "ms", {}, "random", {}, 200, None),
+        ("mc", "freecell", "ms", {}, "mc", {"score": "klaver"}, 200, args.budget_mc),
+    ]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = _common.Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=2000, help="games per cheap player (random, heuristic)")
+    ap.add_argument("--n-mc", type=int, default=200, help="games per Monte Carlo / hindsight configuration")
+    ap.add_argument("--budget-mc", type=float, default=600.0, help="seconds per Monte Carlo configuration")
+    ap.add_argument("--budget-hs", type=float, default=900.0, help="seconds per hindsight configuration")
+    ap.add_argument("--only", default=None, help="run only labels containing this text")
+    _common.add_out(ap, "play_klondike.md and play_klondike.csv")
+    args = ap.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    start_load = _common.load()
+    for label, game, gen, ov, player, opts, n, budget in configs(args):
+        if args.only and args.only not in label:
+            continue
+        draw = ov.get("draw", 3)
+        t0 = time.perf_counter()
+        recs = play_many(game, range(1, n + 1), player, opts, ov, gen, budget=budget)
+        wall = time.perf_counter() - t0
+        wins = sum(r.won for r in recs)
+        unknown = sum(r.end == "time" for r in recs)
+        est = estimate(wins, len(recs) - wins - unknown, unknown)
+        lo, hi = est.percent(1)
+        moves = [r.moves for r in recs if r.won]
+        row = {
+            "game": game + (f" draw {draw}" if game == "klondike" else " (MS deals)"),
+            "player": label,
+            "games": len(recs),
+            "won": wins,
+            "win %": f"{100 * wins / max(len(recs), 1):.1f}",
+            "Wilson 95%": f"[{lo:.1f}, {hi:.1f}]",
+            "moves per win": f"{statistics.fmean(moves):.0f}" if moves else "-",
+            "s per game": f"{wall / max(len(recs), 1):.2f}",
+            "thesis": THESIS.get((label, draw), "-") if game == "klondike" else "Klaver: -",
+            "load": _common.load(),
+        }
+        rows.append(row)
+        print(" | ".join(str(v) for v in row.values()), flush=True)
+    out = _common.out_dir(args)
+    if out is None:
+        return
+    lines = [
+        "# Hidden-card players beside Donkersteeg 2010 (Tables 6.2, 6.3)",
+        "",
+        f"`python benchmarks/bench_play.py {' '.join(argv if argv is not None else sys.argv[1:])}`, "
+        f"seeds 1..N of the portable generator (Klondike) and MS deals 1..N (FreeCell), one process; "
+        f"{_common.machine()}; load at start {start_load}. Intervals: conservative Wilson 95%. "
+        "A row with fewer games than asked hit its time budget (the games played are seeds 1..games).",
+        "",
+        *_common.md_table(rows),
+    ]
+    _common.write_lines(out / "play_klondike.md", lines)
+    _common.write_csv(out / "play_klondike.csv", rows)
+
+
+if __name__ == "__main__":
+    main()
