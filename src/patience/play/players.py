@@ -620,26 +620,30 @@ def _repair(e: Engine, obs: Observation) -> bool:
     the arrangements consistent with the observation (each consistent arrangement is reached from exactly
     as many arrangements before the swap). False when the world cannot be repaired (a bug, or a game the
     swap does not cover): the caller drops it."""
-    hidden: list[tuple[list[int], int]] = []  # (area list, index) of the world's hidden places
+    places: list[tuple[list[int], int]] = []  # where a card the player has not seen may sit in the world
     for p, d in zip(e.piles, e.down, strict=True):
-        hidden.extend((p, i) for i in range(d))
+        places.extend((p, i) for i in range(d))
     if obs.stock and obs.stock[0] == HIDDEN:
-        hidden.extend((e.stock, i) for i in range(len(e.stock)))
-    where = {lst[i]: (lst, i) for lst, i in hidden}
+        places.extend((e.stock, i) for i in range(len(e.stock)))
     pairs: list[tuple[Sequence[int], list[int]]] = list(zip(obs.piles, e.piles, strict=True))
     pairs += [(obs.waste, e.waste), (obs.stock, e.stock), (obs.reserve, e.reserve)]
+    wrong: list[tuple[list[int], int, int]] = []  # (world list, index, the card the player sees there)
     for seen, world in pairs:
         if len(seen) != len(world):
             return False
-        for i, c in enumerate(seen):
-            if c == HIDDEN or world[i] == c:
-                continue
-            at = where.pop(c, None)
-            if at is None:
-                return False
-            lst, j = at
-            lst[j], world[i] = world[i], c
-            where[lst[j]] = (lst, j)
+        wrong.extend((world, i, c) for i, c in enumerate(seen) if c != HIDDEN and world[i] != c)
+    places += [(lst, i) for lst, i, _c in wrong]  # a card just turned up in the world is unseen too
+    where = {lst[i]: (lst, i) for lst, i in places}
+    for lst, i, c in wrong:
+        if lst[i] == c:
+            continue  # an earlier swap put it there
+        at = where.get(c)
+        if at is None:
+            return False
+        other, j = at
+        other[j], lst[i] = lst[i], c
+        where[other[j]] = (other, j)
+        where[c] = (lst, i)
     return _visible(observe(e, ())) == _visible(obs)
 
 
