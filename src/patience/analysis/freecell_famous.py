@@ -176,9 +176,9 @@ def _both(name: str, figure: str, cfg: Cfg, rows: str, claim: str) -> tuple[Famo
 
 
 AMBIGUOUS: tuple[Famous, ...] = (
-    *_both("klaver-fig22", "Figure 22", _MLG, _FIG22, "maximal lost game"),
-    *_both("klaver-fig25", "Figure 25", _MLG, _FIG25, "maximal lost game"),
-    *_both("klaver-fig30", "Figure 30", _STD, _FIG30, "lost, 22 cards home at most"),
+    *_both("fig22", "Figure 22", _MLG, _FIG22, "maximal lost game"),
+    *_both("fig25", "Figure 25", _MLG, _FIG25, "maximal lost game"),
+    *_both("fig30", "Figure 30", _STD, _FIG30, "lost, 22 cards home at most"),
 )
 """Figures with one spade/club pair not legible: each reading is listed; the solver tells them apart."""
 
