@@ -93,3 +93,20 @@ def test_import_patience_loads_nothing_else() -> None:
     code = "import sys, patience; print(sorted(m for m in sys.modules if m.startswith('patience')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "['patience']", done.stdout + done.stderr
+
+
+TINY_BH = {"suits": 2, "ranks": 5, "piles": 3}
+
+
+def test_estimate_and_compare_batches_resume_from_their_store(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    first = patience.estimate("black-hole", 5, backend="dfs", limit=5, db=db, **TINY_BH)
+    assert [r.seed for r in first.rows] == [1, 2, 3, 4, 5]
+    assert first.summary.n == 5 and sum(first.summary.counts.values()) == 5
+    again = patience.estimate("black-hole", 8, backend="dfs", limit=5, db=db, **TINY_BH)
+    assert [r.finished for r in again.rows[:5]] == [r.finished for r in first.rows]  # not solved again
+    cmp, rows = patience.compare("black-hole", ["dfs", "planning"], 6, limit=5, **TINY_BH)
+    assert [d.seed for d in cmp.deals] == list(range(1, 7)) and not cmp.conflicts
+    assert {b: len(r) for b, r in rows.items()} == {"dfs": 6, "planning": 6}
+    with pytest.raises(ValueError, match="two or more"):
+        patience.compare("black-hole", ["dfs", "dfs"], 2)

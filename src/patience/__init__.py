@@ -7,6 +7,7 @@ The Python API (:mod:`patience.api`) is at the top level, loaded when first used
     res = patience.solve(inst, backend="auto", limit=10)  # res.status, res.moves, res.seconds
     patience.validate(inst, res.moves).won                # the independent replay
     patience.games()                                      # the game names
+    patience.estimate("freecell", 100, limit=10).summary.estimate.text()   # a batch, as the command
 
 ``patience.validate`` is also the validator's module (:mod:`patience.validate`), made callable.
 """
@@ -15,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["__version__", "deal", "games", "load", "solve", "validate"]
+__all__ = ["__version__", "compare", "deal", "estimate", "games", "load", "solve", "validate"]
 
-_API = ("deal", "games", "load", "solve")
+_API = ("compare", "deal", "estimate", "games", "load", "solve")
 
 
 def __getattr__(name: str) -> Any:

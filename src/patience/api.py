@@ -1,8 +1,10 @@
-"""The Python API: what the ``patience`` command does, as five functions at the package's top level.
+"""The Python API: what the ``patience`` command does, as functions at the package's top level.
 
 ``patience.deal`` deals a game by number, ``patience.load`` reads a deal file in any format,
 ``patience.solve`` runs a backend (every SOLVED already replayed by the validator),
 ``patience.validate`` replays moves independently, and ``patience.games`` names the games.
+``patience.estimate`` and ``patience.compare`` run batches of seeded deals, as the commands of the same
+names do (stored in a results file when ``db`` names one, so a rerun resumes).
 
 >>> import patience
 >>> inst = patience.deal("black-hole", 2, "pysol")          # PySol's Black Hole #2
@@ -25,13 +27,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .instance import Instance
 from .solvers.base import Limits, Result, Status
 from .validate import Report
 
-__all__ = ["SolveResult", "deal", "games", "load", "solve", "validate"]
+if TYPE_CHECKING:
+    from .experiments.compare import Comparison
+    from .experiments.runner import Summary
+    from .experiments.store import Row
+
+__all__ = ["Batch", "SolveResult", "compare", "deal", "estimate", "games", "load", "solve", "validate"]
 
 
 def deal(
@@ -121,3 +128,89 @@ def games() -> list[str]:
     from .rules import list_games
 
     return sorted(g.name for g in list_games())
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The rows of a batch of deals (one per seed, in seed order) and their summary: ``summary.counts``,
+    ``summary.estimate`` (the conservative win-rate interval; ``.text()`` prints it) and ``summary.times``."""
+
+    rows: list[Row]
+    summary: Summary
+
+
+def _run(
+    game: str,
+    backends: tuple[str, ...],
+    n: int,
+    seed: int,
+    limit: float,
+    generator: str,
+    db: str | Path | None,
+    workers: int | None,
+    overrides: dict[str, Any],
+) -> dict[str, list[Row]]:
+    """Solve seeds ``seed..seed+n-1`` with each backend through the experiments runner and its store."""
+    from .experiments.executors import make_executor
+    from .experiments.runner import Job, run_job
+    from .experiments.store import open_store
+    from .rules import load_game
+
+    name = load_game(game, overrides or None).name
+    store = open_store(db if db is not None else ":memory:")
+    executor = make_executor("process", workers)
+    try:
+        jobs = {b: Job(name, range(seed, seed + n), b, float(limit), generator, overrides) for b in backends}
+        return {b: run_job(job, store, executor) for b, job in jobs.items()}
+    finally:
+        executor.close()
+        store.close()
+
+
+def estimate(
+    game: str,
+    n: int,
+    seed: int = 1,
+    backend: str = "auto",
+    limit: float = 10.0,
+    generator: str = "portable",
+    db: str | Path | None = None,
+    workers: int | None = 0,
+    overrides: dict[str, Any] | None = None,
+    **params: Any,
+) -> Batch:
+    """Solve deals ``seed..seed+n-1`` of ``game`` (``patience estimate``): ``workers`` processes (0: this
+    one; None: every CPU), rows kept in the results file ``db`` (None: in memory only).
+
+    >>> b = estimate("black-hole", 4, backend="dfs", limit=5, suits=2, ranks=5, piles=3)
+    >>> b.summary.n, sum(b.summary.counts.values())
+    (4, 4)
+    """
+    from .experiments.runner import summarize
+
+    rows = _run(game, (backend,), n, seed, limit, generator, db, workers, {**(overrides or {}), **params})
+    only = rows[backend]
+    return Batch(only, summarize(only))
+
+
+def compare(
+    game: str,
+    backends: tuple[str, ...] | list[str],
+    n: int,
+    seed: int = 1,
+    limit: float = 10.0,
+    generator: str = "portable",
+    db: str | Path | None = None,
+    workers: int | None = 0,
+    overrides: dict[str, Any] | None = None,
+    **params: Any,
+) -> tuple[Comparison, dict[str, list[Row]]]:
+    """The same deals with several backends (``patience compare``): the deal-by-deal comparison
+    (``.deals``, ``.conflicts``, ``.ratio_summary(b)``) and each backend's rows."""
+    from .experiments.compare import compare_rows
+
+    names = tuple(backends)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"backends {names}: give two or more different backends")
+    rows = _run(game, names, n, seed, limit, generator, db, workers, {**(overrides or {}), **params})
+    return compare_rows(game, names, rows), rows
