@@ -62,7 +62,7 @@ def test_same_verdicts_and_nodes_as_dfs(game: str) -> None:
             assert (b.status, b.stats["nodes"]) == (a.status, a.stats["nodes"]), (seed, share, a, b)
             assert b.stats["best_foundation"] == a.stats["best_foundation"]
             assert b.max_cards == a.max_cards
-            for name in ("safe_home", "partial_pile"):
+            for name in ("safe_deal", "safe_home", "partial_pile"):
                 assert b.stats[f"cuts_{name}"] == a.stats[f"cuts_{name}"]
             verdicts.append(a.status)
     assert Status.SOLVED in verdicts and Status.UNSOLVABLE in verdicts, verdicts
@@ -103,7 +103,7 @@ def test_a_tiny_table_is_cleared_and_keeps_the_verdict() -> None:
         got = {}
         for memory in (0, 1 << 30):
             got[memory] = kernel.run(
-                p.S, p.L, p.C, frame=p.frame, flags=(False, False, True, False),
+                p.S, p.L, p.C, frame=p.frame, flags=(False, False, True, False, False),
                 deadline=time.perf_counter() + 120, node_cap=-1, memory_bytes=memory,
             )  # fmt: skip
         assert got[0][want] and got[1 << 30][want]
@@ -120,10 +120,12 @@ def test_limits_give_unknown() -> None:
 
 
 def test_rules_outside_the_kernel_are_unsupported() -> None:
-    for game in ("klondike-thoughtful", "spider", "black-hole", "gaps-basic-variant", "canfield"):
+    for game in ("spider", "east-haven", "black-hole", "gaps-basic-variant"):
         got = solve(deal(game, 1), "dfs-jit", Limits(seconds=1))
         assert got.status is Status.UNSUPPORTED, game
         assert "dfs-jit does not support" in got.message
+    got = solve(deal("klondike", 1), "dfs-jit", Limits(seconds=1))  # hidden cards: no solver decides it
+    assert got.status is Status.UNSUPPORTED
 
 
 def test_auto_does_not_pick_dfs_jit() -> None:

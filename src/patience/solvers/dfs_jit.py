@@ -80,7 +80,7 @@ class DfsJitSolver(Backend):
         feats = features(instance.rules)
         dom = Dominances(engine, opts.dominances)
         memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
-        home, partial = "safe_home" in dom.on, "partial_pile" in dom.on
+        home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
         phases = []
         share = opts.streamline_share
         if share > 0:
@@ -93,12 +93,12 @@ class DfsJitSolver(Backend):
                 cap = max(limits.nodes - sum(o["nodes"] for o in outs), 0)
                 if cap == 0:
                     outs.append(dict(won=False, complete=False, stop="nodes", nodes=0, best=0, hits=0,
-                                     peak_bytes=0, fired_home=0, fired_partial=0, clears=0, moves=[],
-                                     compiled=False))  # fmt: skip
+                                     peak_bytes=0, fired_home=0, fired_partial=0, fired_deal=0, clears=0,
+                                     moves=[], compiled=False))  # fmt: skip
                     break
             colour = streamline and feats.colour_streamliner
             p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
-            flags = (streamline, streamline and feats.same_suit_stay, home, partial)
+            flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_)
             o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
                            memory_bytes=memory, jit=opts.jit)  # fmt: skip
             outs.append(o)
@@ -119,6 +119,7 @@ class DfsJitSolver(Backend):
             stats[f"cuts_{name}"] = 0
         stats["cuts_safe_home"] = sum(o["fired_home"] for o in outs)
         stats["cuts_partial_pile"] = sum(o["fired_partial"] for o in outs)
+        stats["cuts_safe_deal"] = sum(o["fired_deal"] for o in outs)
         if last["won"]:
             moves = [to_move(m) for m in last["moves"]]
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)

@@ -7,16 +7,18 @@
 * this module: which rule features the kernel covers (:func:`unsupported_features`), light enough for the
   backend registry (it imports neither numpy nor numba).
 
-Scope (rule features, never game names): the open rearrangement family. No stock and no waste, no Gaps grid;
-foundations built up by suit (one or several decks, any base, wrap-around); tableau building of every kind the
-engine has (none, any suit, alternate colour, same suit; down or up-down; wrap, also from the base),
-single-card moves and the engine's group moves (``build``, ``same-suit``, ``whole-pile``), spaces filled by
-any card, by Kings or by nothing; free cells (also prefilled), a reserve (stacked or not), face-down cards,
+Scope (rule features, never game names): the rearrangement games with everything dealt face up or turned up in
+place. No Gaps grid, no row game, no stock dealt onto the tableau or a hole (a stock dealt onto a waste, any
+number at a time, with limited or unlimited redeals, is covered); foundations built up by suit (one or several
+decks, any base, wrap-around); tableau building of every kind the engine has (none, any suit, alternate
+colour, same suit; down or up-down; wrap, also from the base), single-card moves and the engine's group moves
+(``build``, ``same-suit``, ``whole-pile``), spaces filled by any card, by Kings, by nothing or by the reserve
+first (Canfield's two policies); free cells (also prefilled), a reserve (stacked or not), face-down cards,
 worrying back. That is FreeCell, Baker's Game, Eight Off, Seahaven Towers, Fore-Cell, Streets and Alleys,
 Beleaguered Castle, Stronghold, Siegecraft, King Albert, Raglan, Fan, Somerset, Spanish Patience, Alpha/Delta
-Star, the Canisters, Thirty, Simple Simon, Mrs Mop and Northwest Territory today
-(``tests/solvers/test_generic_kernel.py`` finds them from the predicate, so a new game with these features is
-covered by itself).
+Star, the Canisters, Thirty, Simple Simon, Mrs Mop, Northwest Territory, and with a waste Klondike
+(thoughtful), Canfield, Thirty Six and Trigon today (``tests/solvers/test_generic_kernel.py`` finds them from
+the predicate, so a new game with these features is covered by itself).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from __future__ import annotations
 from ...engine import unsupported
 from ...rules import RuleSet
 
-__all__ = ["MAX_PILES", "kernel_supports", "unsupported_features"]
+__all__ = ["MAX_PILES", "SPACE_POLICIES", "kernel_supports", "unsupported_features"]
 
 MAX_PILES = 62  # piles whose top is a given card are one int64 bit mask
+SPACE_POLICIES = ("any", "kings", "none", "reserve-first", "reserve-then-waste")
 
 
 def unsupported_features(rules: RuleSet) -> list[str]:
@@ -37,10 +40,14 @@ def unsupported_features(rules: RuleSet) -> list[str]:
         out.append("a Gaps grid")
     if f.kind != "suits":
         out.append(f"foundations of kind {f.kind!r} (only 'suits')")
-    if rules.stock.size:
-        out.append("a stock")
-    if t.empty not in ("any", "kings", "none"):
-        out.append(f"spaces filled {t.empty!r} (only 'any', 'kings', 'none')")
+    if rules.stock.size and rules.stock.deal_to != "waste":
+        out.append(f"a stock dealt onto the {rules.stock.deal_to} (only onto a waste)")
+    if t.empty not in SPACE_POLICIES:
+        out.append(f"spaces filled {t.empty!r} (only {', '.join(map(repr, SPACE_POLICIES))})")
+    if getattr(rules, "row", None) is not None and rules.row.distances:
+        out.append("a row game (Accordion)")
+    if getattr(rules.deck, "dealt", 0):
+        out.append("cards set aside (deck.dealt)")
     if t.piles > MAX_PILES:
         out.append(f"{t.piles} tableau piles (at most {MAX_PILES})")
     return out

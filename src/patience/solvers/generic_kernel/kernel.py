@@ -58,33 +58,37 @@ def _numba_installed() -> bool:
 HAVE_NUMBA = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
 
 # Areas, as patience.engine.areas numbers them.
-TAB, FND, CEL, RES = 0, 1, 2, 3
+TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
 # L[] fields: sizes, rule features and the offsets of the regions of S (state) and C (constants).
 (
     _P, _H, _NC, _NR, _F, _FH, _N, _R, _NCARDS, _NSUITS,
     _BUILD, _UPDOWN, _BWRAP, _WBASE, _BASE, _GROUP, _EMPTY, _FWRAP, _REMOV, _RSTACK,
     _OPILE, _OHGT, _ODOWN, _OCELL, _ORES, _ORLEN, _OFND, _OFLEN, _OTOPM, _ONFND,
     _ORANK, _OSUIT, _OCOL, _OBTS, _OBTL, _OHID, _ORCS, _ORCL, _OFPOS, _NS, _NCST,
-) = range(41)  # fmt: skip
-NL = 41
+    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED,
+) = range(48)  # fmt: skip
+NL = 48
 # Build policies, group moves and space policies as numbers (pack.py maps the rule-set's strings).
 BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
 GROUP = {"none": 0, "build": 1, "same-suit": 2, "whole-pile": 3}
-EMPTY_POLICY = {"any": 0, "kings": 1, "none": 2}
+EMPTY_POLICY = {"any": 0, "kings": 1, "none": 2, "reserve-first": 3, "reserve-then-waste": 4}
 # st[] fields of search().
-_DEPTH, _SP, _NODES, _BEST, _HITS, _NTAB, _PEAK, _GEN, _FHOME, _FPART, _CLEARS = range(11)
-NST = 11
+_DEPTH, _SP, _NODES, _BEST, _HITS, _NTAB, _PEAK, _GEN, _FHOME, _FPART, _CLEARS, _FDEAL = range(12)
+NST = 12
 CHUNK, WON, COMPLETE, GROW, MEMORY = 0, 1, 2, 3, 4
 
 # splitmix64's finaliser (a bijection on 64-bit words) and the seeds of the two key lanes' parts (pile
-# cards, face-down counts, cells, foundations, reserve), as uint64 so numba keeps the arithmetic unsigned.
+# cards, face-down counts, cells, foundations, reserve, stock and redeals, waste), as uint64 so numba keeps
+# the arithmetic unsigned.
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _ONE = np.uint64(1)
 SEEDS = np.array(
     [
         0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89, 0x452821E638D01377,
+        0x2FFD72DBD01ADFB7, 0xB8E1AFED6A267E96,
         0xBE5466CF34E90C6C, 0xC0AC29B7C97C50DD, 0x3F84D5B5B5470917, 0x9216D5D98979FB1B, 0xD1310BA698DFB5AC,
+        0xBA7C9045F12C7F99, 0x24A19947B3916CF7,
     ],
     dtype=np.uint64,
 )  # fmt: skip
@@ -99,7 +103,7 @@ def _mix(x):
 
 def _zcard(Z, lane, part, k, hv):
     """The hash word of hash id ``hv`` at position ``k`` (or of foundation/field ``k``) in a key part."""
-    return _mix(np.uint64((k << 32) | hv) + Z[lane * 5 + part])
+    return _mix(np.uint64((k << 32) | hv) + Z[lane * 7 + part])
 
 
 def _pack(src, si, dst, di, cnt):
@@ -158,23 +162,23 @@ def _fits_found(S, L, C, card):
     return -1
 
 
-def _accepts_empty(L, C, card):
+def _accepts_empty(S, L, C, card):
     p = L[_EMPTY]
-    if p == 0:
-        return True
+    if p == 0 or (p >= 3 and S[L[_ORLEN]] == 0):
+        return True  # reserve-then-waste (4): the caller lets only waste cards reach a space
     if p == 1:
         return C[L[_ORANK] + card] == L[_R]
     return False
 
 
 # Move generation ----------------------------------------------------------------------------------------
-def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall):
+def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall, waste_only):
     """The single-card moves of one source card (to a foundation, onto piles, to the space, to a cell)."""
     fi = _fits_found(S, L, C, card)
     if fi >= 0:
         out[pos] = _pack(area, si, FND, fi, 1)
         pos += 1
-    to_tab = not (L[_GROUP] == 3 and area == TAB and tall)
+    to_tab = not (L[_GROUP] == 3 and area == TAB and tall) and (not waste_only or area == WST)
     if L[_BUILD] != 0 and to_tab:
         for q in range(C[L[_OBTS] + card], C[L[_OBTS] + card + 1]):
             m = S[L[_OTOPM] + C[L[_OBTL] + q]]
@@ -185,7 +189,7 @@ def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall):
                     pos += 1
                 m >>= 1
                 j += 1
-    if space >= 0 and to_tab and _accepts_empty(L, C, card) and (area != TAB or tall):
+    if space >= 0 and to_tab and _accepts_empty(S, L, C, card) and (area != TAB or tall):
         out[pos] = _pack(area, si, TAB, space, 1)
         pos += 1
     if free >= 0 and area != CEL:
@@ -203,6 +207,12 @@ def _gen(S, L, C, out, base):
         if S[oh + i] == 0:
             space = i
             break
+    rlen = S[L[_ORLEN]]
+    if L[_EMPTY] >= 3 and rlen and space >= 0:
+        # Canfield-style spaces: while the reserve has cards, an empty pile takes its top at once.
+        out[base] = _pack(RES, rlen - 1, TAB, space, 1)
+        return 1
+    waste_only = space >= 0 and L[_EMPTY] == 4
     free = -1
     for c in range(L[_NC]):
         if S[L[_OCELL] + c] < 0:
@@ -212,21 +222,26 @@ def _gen(S, L, C, out, base):
     for i in range(P):
         h = S[oh + i]
         if h:
-            pos = _card_moves(S, L, C, out, pos, TAB, i, S[op + i * H + h - 1], space, free, h > 1)
+            card = S[op + i * H + h - 1]
+            pos = _card_moves(S, L, C, out, pos, TAB, i, card, space, free, h > 1, waste_only)
     for c in range(L[_NC]):
         card = S[L[_OCELL] + c]
         if card >= 0:
-            pos = _card_moves(S, L, C, out, pos, CEL, c, card, space, free, False)
-    rlen = S[L[_ORLEN]]
+            pos = _card_moves(S, L, C, out, pos, CEL, c, card, space, free, False, waste_only)
     if rlen:
         if L[_RSTACK]:
-            pos = _card_moves(S, L, C, out, pos, RES, rlen - 1, S[L[_ORES] + rlen - 1], space, free, False)
+            card = S[L[_ORES] + rlen - 1]
+            pos = _card_moves(S, L, C, out, pos, RES, rlen - 1, card, space, free, False, waste_only)
         else:
             for k in range(rlen):
-                pos = _card_moves(S, L, C, out, pos, RES, k, S[L[_ORES] + k], space, free, False)
+                pos = _card_moves(S, L, C, out, pos, RES, k, S[L[_ORES] + k], space, free, False, waste_only)
+    wlen = S[L[_OWLEN]]
+    if wlen:
+        card = S[L[_OWST] + wlen - 1]
+        pos = _card_moves(S, L, C, out, pos, WST, 0, card, space, free, False, waste_only)
     building = L[_BUILD] != 0
     group = L[_GROUP]
-    if group != 0 and building:
+    if group != 0 and building and not waste_only:
         for i in range(P):
             n = S[oh + i]
             lowest = S[L[_ODOWN] + i]
@@ -247,10 +262,10 @@ def _gen(S, L, C, out, base):
                             pos += 1
                         m >>= 1
                         j += 1
-                if space >= 0 and start > 0 and _accepts_empty(L, C, bottom):
+                if space >= 0 and start > 0 and _accepts_empty(S, L, C, bottom):
                     out[pos] = _pack(TAB, i, TAB, space, cnt)
                     pos += 1
-    if L[_REMOV]:
+    if L[_REMOV] and not waste_only:
         for fi in range(L[_F]):
             fl = S[L[_OFLEN] + fi]
             if fl == 0:
@@ -262,9 +277,16 @@ def _gen(S, L, C, out, base):
                     if h and _can_build(L, C, card, S[op + j * H + h - 1]):
                         out[pos] = _pack(FND, fi, TAB, j, 1)
                         pos += 1
-            if space >= 0 and _accepts_empty(L, C, card):
+            if space >= 0 and _accepts_empty(S, L, C, card):
                 out[pos] = _pack(FND, fi, TAB, space, 1)
                 pos += 1
+    slen = S[L[_OSLEN]]
+    if slen:
+        out[pos] = _pack(STK, 0, WST, 0, min(L[_DEAL], slen))
+        pos += 1
+    elif wlen and (L[_MAXRED] < 0 or S[L[_ORED]] < L[_MAXRED]):
+        out[pos] = _pack(WST, 0, STK, 0, wlen)
+        pos += 1
     return pos - base
 
 
@@ -278,8 +300,8 @@ def _repile(S, L, HS, Z, i):
     P = L[_P]
     d = np.uint64(S[L[_ODOWN] + i])
     for lane in range(2):
-        b = lane * (2 * P + 4)
-        new = _mix(HS[b + i] ^ (d * Z[lane * 5 + 1]))
+        b = lane * (2 * P + 5)
+        new = _mix(HS[b + i] ^ (d * Z[lane * 7 + 1]))
         HS[b + 2 * P] = HS[b + 2 * P] - HS[b + P + i] + new
         HS[b + P + i] = new
 
@@ -300,7 +322,7 @@ def _pile_xor(S, L, C, HS, Z, i, k, card):
     hv = _hid(L, C, card)
     P = L[_P]
     for lane in range(2):
-        HS[lane * (2 * P + 4) + i] ^= _zcard(Z, lane, 0, k, hv)
+        HS[lane * (2 * P + 5) + i] ^= _zcard(Z, lane, 0, k, hv)
 
 
 def _transfer(S, L, C, HS, Z, a, b, cnt):
@@ -345,7 +367,7 @@ def _fterm_xor(S, L, HS, Z, fi):
     top = S[L[_OFND] + fi * L[_FH] + fl - 1] if fl else -1
     P = L[_P]
     for lane in range(2):
-        HS[lane * (2 * P + 4) + 2 * P + 2] ^= _zcard(Z, lane, 3, fi, ((top + 1) << 13) | fl)
+        HS[lane * (2 * P + 5) + 2 * P + 2] ^= _zcard(Z, lane, 3, fi, ((top + 1) << 13) | fl)
 
 
 def _found_push(S, L, HS, Z, fi, card):
@@ -372,7 +394,7 @@ def _cell_set(S, L, C, HS, Z, c, card):
     P = L[_P]
     old = S[L[_OCELL] + c]
     for lane in range(2):
-        b = lane * (2 * P + 4) + 2 * P + 1
+        b = lane * (2 * P + 5) + 2 * P + 1
         if old >= 0:
             HS[b] = HS[b] - _zcard(Z, lane, 2, 0, _hid(L, C, old))
         if card >= 0:
@@ -385,10 +407,24 @@ def _reserve_hash(S, L, C, HS, Z):
     P = L[_P]
     n = S[L[_ORLEN]]
     for lane in range(2):
-        acc = Z[lane * 5 + 4] ^ Z[lane * 5 + 4]
+        acc = Z[lane * 7 + 4] ^ Z[lane * 7 + 4]
         for k in range(n):
             acc ^= _zcard(Z, lane, 4, k, _hid(L, C, S[L[_ORES] + k]))
-        HS[lane * (2 * P + 4) + 2 * P + 3] = acc
+        HS[lane * (2 * P + 5) + 2 * P + 3] = acc
+
+
+def _stock_hash(S, L, C, HS, Z):
+    """Recompute the stock and waste hash, in order, with the redeals used when they are limited."""
+    P = L[_P]
+    for lane in range(2):
+        acc = Z[lane * 7 + 5] ^ Z[lane * 7 + 5]
+        for k in range(S[L[_OSLEN]]):
+            acc ^= _zcard(Z, lane, 5, k, _hid(L, C, S[L[_OSTK] + k]))
+        for k in range(S[L[_OWLEN]]):
+            acc ^= _zcard(Z, lane, 6, k, _hid(L, C, S[L[_OWST] + k]))
+        if L[_MAXRED] >= 0:
+            acc ^= _zcard(Z, lane, 5, 65535, S[L[_ORED]])
+        HS[lane * (2 * P + 5) + 2 * P + 4] = acc
 
 
 def _take(S, L, C, HS, Z, area, i):
@@ -408,6 +444,11 @@ def _take(S, L, C, HS, Z, area, i):
         S[L[_ORLEN]] = n - 1
         _reserve_hash(S, L, C, HS, Z)
         return card
+    if area == WST:
+        n = S[L[_OWLEN]] - 1
+        S[L[_OWLEN]] = n
+        _stock_hash(S, L, C, HS, Z)
+        return S[L[_OWST] + n]
     return _found_pop(S, L, HS, Z, i)
 
 
@@ -419,6 +460,11 @@ def _put(S, L, C, HS, Z, area, i, card):
         _found_push(S, L, HS, Z, i, card)
     elif area == CEL:
         _cell_set(S, L, C, HS, Z, i, card)
+    elif area == WST:
+        n = S[L[_OWLEN]]
+        S[L[_OWST] + n] = card
+        S[L[_OWLEN]] = n + 1
+        _stock_hash(S, L, C, HS, Z)
     else:
         o = L[_ORES]
         n = S[L[_ORLEN]]
@@ -429,10 +475,51 @@ def _put(S, L, C, HS, Z, area, i, card):
         _reserve_hash(S, L, C, HS, Z)
 
 
+def _turn(S, L, C, HS, Z, cnt, back):
+    """Deal ``cnt`` stock cards onto the waste one by one (``back``: take them back)."""
+    os_, ow = L[_OSTK], L[_OWST]
+    sl, wl = S[L[_OSLEN]], S[L[_OWLEN]]
+    for _ in range(cnt):
+        if back:
+            wl -= 1
+            S[os_ + sl] = S[ow + wl]
+            sl += 1
+        else:
+            sl -= 1
+            S[ow + wl] = S[os_ + sl]
+            wl += 1
+    S[L[_OSLEN]], S[L[_OWLEN]] = sl, wl
+    _stock_hash(S, L, C, HS, Z)
+
+
+def _redeal(S, L, C, HS, Z, back):
+    """Turn the waste over into the (empty) stock, counting a redeal (``back``: undo that)."""
+    os_, ow = L[_OSTK], L[_OWST]
+    if back:
+        n = S[L[_OSLEN]]  # the stock is the waste reversed, and empty before the redeal
+        for k in range(n):
+            S[ow + k] = S[os_ + n - 1 - k]
+        S[L[_OWLEN]], S[L[_OSLEN]] = n, 0
+        S[L[_ORED]] -= 1
+    else:
+        n = S[L[_OWLEN]]
+        for k in range(n):
+            S[os_ + k] = S[ow + n - 1 - k]
+        S[L[_OSLEN]], S[L[_OWLEN]] = n, 0
+        S[L[_ORED]] += 1
+    _stock_hash(S, L, C, HS, Z)
+
+
 def _apply(S, L, C, HS, Z, m):
     """Play move ``m``; return 1 when it turned a face-down card up (the undo needs it), else 0."""
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
+    if src == STK:
+        _turn(S, L, C, HS, Z, cnt, False)
+        return 0
+    if dst == STK:
+        _redeal(S, L, C, HS, Z, False)
+        return 0
     if src == TAB and dst == TAB:
         _transfer(S, L, C, HS, Z, si, di, cnt)
     else:
@@ -453,6 +540,12 @@ def _undo(S, L, C, HS, Z, m, flip):
     """Take back move ``m`` (``flip``: what :func:`_apply` returned)."""
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
+    if src == STK:
+        _turn(S, L, C, HS, Z, cnt, True)
+        return
+    if dst == STK:
+        _redeal(S, L, C, HS, Z, True)
+        return
     if flip:
         S[L[_ODOWN] + si] += 1
     if src == TAB and dst == TAB:
@@ -482,12 +575,13 @@ def _init_hash(S, L, C, HS, Z):
     for fi in range(L[_F]):
         _fterm_xor(S, L, HS, Z, fi)
     _reserve_hash(S, L, C, HS, Z)
+    _stock_hash(S, L, C, HS, Z)
 
 
 def _key(L, HS, lane):
     """One 64-bit lane of the state key."""
-    b = lane * (2 * L[_P] + 4) + 2 * L[_P]
-    return HS[b] ^ HS[b + 1] ^ HS[b + 2] ^ HS[b + 3]
+    b = lane * (2 * L[_P] + 5) + 2 * L[_P]
+    return HS[b] ^ HS[b + 1] ^ HS[b + 2] ^ HS[b + 3] ^ HS[b + 4]
 
 
 # The transposition table --------------------------------------------------------------------------------
@@ -523,6 +617,8 @@ def _moved_card(S, L, m):
         return S[L[_OCELL] + si]
     if src == RES:
         return S[L[_ORES] + si]
+    if src == WST:
+        return S[L[_OWST] + S[L[_OWLEN]] - 1]
     return S[L[_OFND] + si * L[_FH] + S[L[_OFLEN] + si] - cnt]
 
 
@@ -534,7 +630,7 @@ def _safe_home(S, L, C, stk, base, n, home):
     for q in range(n):
         m = stk[base + q]
         src, dst = m & 7, (m >> 3) & 7
-        if dst != FND or src == FND:
+        if dst != FND or not (src == TAB or src == CEL or src == RES):
             continue
         card = _moved_card(S, L, m)
         if not filled:
@@ -592,6 +688,8 @@ def _score(S, L, C, m):
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
     if dst == FND:
         return 0
+    if src == STK:
+        return 1 if S[L[_OWLEN]] == 0 else 11
     if dst == CEL:
         return 10
     if dst != TAB or src == FND:
@@ -614,7 +712,8 @@ def _score(S, L, C, m):
 def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
     """Generate, cut and order the moves of the current state at ``stk[sp:]``; return the new stack top.
 
-    ``flags``: streamline (play to a foundation first), stay (Wolter's streamliner), safe_home, partial_pile.
+    ``flags``: streamline (play to a foundation first), stay (Wolter's streamliner), safe_home, partial_pile,
+    safe_deal.
     """
     n = _gen(S, L, C, stk, sp)
     if n == 0:
@@ -624,6 +723,14 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
         for q in range(n):
             if ((stk[sp + q] >> 3) & 7) == FND:
                 chosen = q
+                break
+    if chosen < 0 and flags[4] and S[L[_OWLEN]] == 0 and S[L[_OSLEN]]:
+        # Dominance safe_deal (Dominances._safe_deal): a deal onto an empty waste is played alone.
+        for q in range(n):
+            m = stk[sp + q]
+            if (m & 7) == STK and ((m >> 3) & 7) == WST:
+                chosen = q
+                st[_FDEAL] += 1
                 break
     if chosen < 0 and flags[2]:
         chosen = _safe_home(S, L, C, stk, sp, n, home)
@@ -773,8 +880,8 @@ def search(st, tab, max_slots, stop_at, S, L, C, HS, Z, stk, frame, path, flips,
 _HELPERS = (
     _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen,
     _hid, _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
-    _cell_set, _reserve_hash, _take, _put, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card,
-    _safe_home, _partial_ok, _stays_home_suit, _score, _children,
+    _cell_set, _reserve_hash, _stock_hash, _take, _put, _turn, _redeal, _apply, _undo, _init_hash, _key,
+    _slot, _rehash, _moved_card, _safe_home, _partial_ok, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
@@ -827,7 +934,7 @@ def run(
     C: np.ndarray,
     *,
     frame: int,
-    flags: tuple[bool, bool, bool, bool],
+    flags: tuple[bool, bool, bool, bool, bool],
     deadline: float,
     node_cap: int,
     memory_bytes: float,
@@ -836,15 +943,15 @@ def run(
 ) -> dict:
     """Search from the packed state ``S`` (left as it was on return), rules ``L``/``C`` (:mod:`.pack`).
 
-    ``frame``: the most moves one state can have; ``flags``: (streamline, stay, safe_home, partial_pile);
-    ``node_cap`` < 0: no node limit. Returns won, complete, stop ("time", "nodes", "memory" or ""), moves
-    (packed, the win's), nodes, best (most cards home seen), hits, peak_bytes, fired_home, fired_partial,
-    clears (times the full table was emptied) and compiled.
+    ``frame``: the most moves one state can have; ``flags``: (streamline, stay, safe_home, partial_pile,
+    safe_deal); ``node_cap`` < 0: no node limit. Returns won, complete, stop ("time", "nodes", "memory" or
+    ""), moves (packed, the win's), nodes, best (most cards home seen), hits, peak_bytes, fired_home,
+    fired_partial, fired_deal, clears (times the full table was emptied) and compiled.
     """
     fn = functions(jit)
     is_compiled = fn["search"] is not search
     S = S.copy()
-    HS = np.zeros(2 * (2 * int(L[_P]) + 4), dtype=np.uint64)
+    HS = np.zeros(2 * (2 * int(L[_P]) + 5), dtype=np.uint64)
     with np.errstate(over="ignore"):
         fn["init_hash"](S, L, C, HS, SEEDS)
     max_slots = _MIN_SLOTS
@@ -921,6 +1028,7 @@ def run(
         peak_bytes=int(st[_PEAK]) * 2 * SLOT_BYTES,
         fired_home=int(st[_FHOME]),
         fired_partial=int(st[_FPART]),
+        fired_deal=int(st[_FDEAL]),
         clears=int(st[_CLEARS]),
         compiled=is_compiled,
     )
@@ -934,7 +1042,7 @@ def warm_up() -> float:
         from .pack import pack
 
         p = pack(_engine(deal("freecell", 1, overrides={"ranks": 3})))
-        flags = (False, False, True, False)
+        flags = (False, False, True, False, False)
         deadline = time.perf_counter() + 60
         run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=-1, memory_bytes=1 << 20)
     return time.perf_counter() - t0

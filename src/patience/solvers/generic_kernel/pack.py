@@ -60,7 +60,7 @@ class Packed:
 
     def __post_init__(self) -> None:
         self.fn = K.functions(self.jit)
-        self.HS = np.zeros(2 * (2 * int(self.L[K._P]) + 4), dtype=np.uint64)
+        self.HS = np.zeros(2 * (2 * int(self.L[K._P]) + 5), dtype=np.uint64)
         with np.errstate(over="ignore"):
             self.fn["init_hash"](self.S, self.L, self.C, self.HS, K.SEEDS)
         self._out = np.zeros(self.frame + 1, dtype=np.int64)
@@ -97,7 +97,8 @@ class Packed:
         return int(K._key(self.L, hs, 0)), int(K._key(self.L, hs, 1))
 
     def snapshot(self) -> tuple:
-        """(piles, face-down counts, foundations, cells, reserve) as ``Engine.snapshot()[:5]`` gives them."""
+        """The state as ``Engine.snapshot()`` gives it (piles, face-down counts, foundations, cells, reserve,
+        stock, waste, an empty grid, redeals used)."""
         S, L = self.S, self.L
         P, H, F, FH = (int(L[x]) for x in (K._P, K._H, K._F, K._FH))
         op, oh, of, ofl = (int(L[x]) for x in (K._OPILE, K._OHGT, K._OFND, K._OFLEN))
@@ -106,7 +107,9 @@ class Packed:
         down = tuple(int(x) for x in S[L[K._ODOWN] : L[K._ODOWN] + P])
         cells = tuple(int(x) for x in S[L[K._OCELL] : L[K._OCELL] + L[K._NC]])
         reserve = tuple(int(x) for x in S[L[K._ORES] : L[K._ORES] + S[L[K._ORLEN]]])
-        return piles, down, found, cells, reserve
+        stock = tuple(int(x) for x in S[L[K._OSTK] : L[K._OSTK] + S[L[K._OSLEN]]])
+        waste = tuple(int(x) for x in S[L[K._OWST] : L[K._OWST] + S[L[K._OWLEN]]])
+        return piles, down, found, cells, reserve, stock, waste, (), int(S[L[K._ORED]])
 
     def top_masks_ok(self) -> bool:
         """Is the mask of piles topped by each card consistent with the piles? (a test helper)"""
@@ -132,10 +135,11 @@ def pack(
     t = rules.tableau
     P, NC, NR, F = len(e.piles), len(e.cells), rules.reserve.size, len(e.found)
     ncards, N, R = e.n_cards, e.deck.n_codes, e.R
+    NS = len(e.stock) + len(e.waste)  # stock and waste hold these cards between them
     H = FH = ncards
     sizes = [
         ("pile", P * H), ("hgt", P), ("down", P), ("cell", NC), ("res", NR), ("rlen", 1), ("fnd", F * FH),
-        ("flen", F), ("topm", N), ("nfnd", 1),
+        ("flen", F), ("topm", N), ("nfnd", 1), ("stk", NS), ("slen", 1), ("wst", NS), ("wlen", 1), ("red", 1),
     ]  # fmt: skip
     off: dict[str, int] = {}
     n = 0
@@ -156,6 +160,11 @@ def pack(
         S[off["fnd"] + i * FH : off["fnd"] + i * FH + len(f)] = f
         S[off["flen"] + i] = len(f)
     S[off["nfnd"]] = e.foundation_cards()
+    S[off["stk"] : off["stk"] + len(e.stock)] = e.stock
+    S[off["slen"]] = len(e.stock)
+    S[off["wst"] : off["wst"] + len(e.waste)] = e.waste
+    S[off["wlen"]] = len(e.waste)
+    S[off["red"]] = e.redeals_used
 
     dom = dominances if dominances is not None else Dominances(e)
     bts, btl = _flat([tuple(e.build_targets(c)) if e.build != "none" else () for c in range(N)])
@@ -184,10 +193,12 @@ def pack(
         K._OTOPM: off["topm"], K._ONFND: off["nfnd"], K._ORANK: coff["rank"], K._OSUIT: coff["suit"],
         K._OCOL: coff["col"], K._OBTS: coff["bts"], K._OBTL: coff["btl"], K._OHID: coff["hid"],
         K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: len(S), K._NCST: len(C),
+        K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
+        K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
     }  # fmt: skip
     for k, v in fields.items():
         L[k] = v
-    frame = (P + NC + NR) * (P + 3) + ncards * (P + 1) + F * (P + 1) + 1
+    frame = (P + NC + NR + 1) * (P + 3) + ncards * (P + 1) + F * (P + 1) + 2
     return Packed(S, L, C, frame, jit)
 
 
