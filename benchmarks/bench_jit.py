@@ -43,7 +43,7 @@ def covered(thoughtful: bool = True) -> list[Any]:
     return [g for g in list_games() if kernel_supports(g.rules) and g.rules.thoughtful == thoughtful]
 
 
-def speed(seeds: int, nodes: int) -> tuple[list[str], list[dict]]:
+def speed(seeds: int, nodes: int, games: set[str] | None = None) -> tuple[list[str], list[dict]]:
     """Part 1: the same node limit for dfs and dfs-jit on each deal; nodes/s of each and the ratio."""
     from patience.deals import deal
     from patience.solvers.base import Limits, get_solver
@@ -61,6 +61,8 @@ def speed(seeds: int, nodes: int) -> tuple[list[str], list[dict]]:
     rows = []
     limits = Limits(seconds=600, nodes=nodes)
     for g in covered():
+        if games and g.name not in games:
+            continue
         gen = "solvitaire" if g.solvitaire_name and not g.solvitaire_differs else "portable"
         tot = {"dfs": [0.0, 0], "dfs-jit": [0.0, 0]}
         same = True
@@ -179,12 +181,14 @@ def main() -> None:
     ap.add_argument("--speed", action="store_true", help="nodes/s of dfs and dfs-jit on the same deals")
     ap.add_argument("--speed-seeds", type=int, default=3)
     ap.add_argument("--speed-nodes", type=int, default=SPEED_NODES)
+    ap.add_argument("--speed-games", default="", help="games for --speed (comma-separated; default: all)")
     ap.add_argument("--ms", metavar="FIRST-LAST", help="MS FreeCell deals, e.g. 1-200")
     ap.add_argument("--ms-backends", default="dfs-jit,planning")
     ap.add_argument("--solvitaire", type=int, default=0, metavar="N", help="Solvitaire's seeds 1..N")
     ap.add_argument("--games", default=HARD, help="games for --solvitaire (comma-separated)")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds a deal (--ms, --solvitaire)")
-    _common.add_out(ap, "bench_jit.md and bench_jit.csv")
+    ap.add_argument("--name", default="bench_jit", help="stem of the --out files (default bench_jit)")
+    _common.add_out(ap, "NAME.md and NAME.csv")
     args = ap.parse_args()
     if not (args.speed or args.ms or args.solvitaire):
         ap.error("nothing to do: give --speed, --ms FIRST-LAST and/or --solvitaire N")
@@ -202,7 +206,7 @@ def main() -> None:
              f"- machine: {_common.machine()}", f"- {_common.peers_line()}", ""]  # fmt: skip
     rows: list[dict] = []
     if args.speed:
-        ls, rs = speed(args.speed_seeds, args.speed_nodes)
+        ls, rs = speed(args.speed_seeds, args.speed_nodes, set(filter(None, args.speed_games.split(","))))
         lines += ls
         rows += rs
     if args.ms:
@@ -217,10 +221,10 @@ def main() -> None:
     print("\n".join(lines))
     out = _common.out_dir(args)
     if out is not None:
-        _common.write_lines(out / "bench_jit.md", lines)
-        _common.write_csv(out / "bench_jit.csv", [{k: str(v) for k, v in r.items()} for r in rows],
+        _common.write_lines(out / f"{args.name}.md", lines)
+        _common.write_csv(out / f"{args.name}.csv", [{k: str(v) for k, v in r.items()} for r in rows],
                           sorted({k for r in rows for k in r}))  # fmt: skip
-        print(f"wrote {out / 'bench_jit.md'}")
+        print(f"wrote {out / args.name}.md")
 
 
 if __name__ == "__main__":
