@@ -954,8 +954,8 @@ def run(
     HS = np.zeros(2 * (2 * int(L[_P]) + 5), dtype=np.uint64)
     with np.errstate(over="ignore"):
         fn["init_hash"](S, L, C, HS, SEEDS)
-    max_slots = _MIN_SLOTS
-    while max_slots * 2 * SLOT_BYTES <= memory_bytes:
+    max_slots = _MIN_SLOTS  # the largest table, with the half-size one it grows from, fits the budget
+    while 3 * max_slots * SLOT_BYTES <= memory_bytes:
         max_slots *= 2
     tab = np.zeros(2 * _MIN_SLOTS, dtype=np.uint64)
     depth_n = 1024
