@@ -97,7 +97,7 @@ def test_fixed_suit_verdicts_match_brute_force_and_dfs(suits: int, ranks: int) -
     for seed in range(12):
         inst = small(BASIC, suits, ranks, seed)
         truth = brute_force(inst)
-        for formulation in ("events", "steps"):
+        for formulation in ("events", "steps", "visits"):
             status = _check(inst, truth, formulation)
             assert status is (Status.SOLVED if truth else Status.UNSOLVABLE), (seed, formulation)
         d = solve(inst, "dfs", Limits(seconds=20))
@@ -109,7 +109,7 @@ def test_any_two_never_contradicts_brute_force(suits: int, ranks: int) -> None:
     for seed in range(8):
         inst = small(ONE_DEAL, suits, ranks, seed)
         truth = brute_force(inst)
-        for formulation in ("events", "steps"):
+        for formulation in ("events", "steps", "visits"):
             status = _check(inst, truth, formulation)
             # Lost: no proof (UNKNOWN). Won: found within two moves per 2 on every deal tried.
             assert status is (Status.SOLVED if truth else Status.UNKNOWN), (seed, formulation)
@@ -125,7 +125,7 @@ def test_solved_through_registry_is_validated() -> None:
 
 
 def test_move_bounds_hold_on_random_plays() -> None:
-    """Lemmas 1-2 of the module docstring, checked on random legal plays of the independent model."""
+    """Lemmas 1-3 of bounds' docstring, checked on random legal plays of the independent model."""
     rng = random.Random(7)
     for seed in range(40):
         inst = small(BASIC, 4, 6, seed)
@@ -135,6 +135,7 @@ def test_move_bounds_hold_on_random_plays() -> None:
         code = {(c.suit, c.rank): gd.grid[i] for i, c in enumerate(sum(inst.layout.grid, ())) if c}
         for _ in range(5):
             g, moved = grid, dict.fromkeys(code.values(), 0)
+            entries: dict[tuple[int, int], int] = {}
             for _ in range(200):
                 options = successors(g, width, True)
                 if not options:
@@ -144,11 +145,14 @@ def test_move_bounds_hold_on_random_plays() -> None:
                 assert card is not None
                 moved[code[card]] += 1
                 assert t in b.dest[code[card]]
+                key = (code[card], t)
+                entries[key] = entries.get(key, 0) + 1
+                assert entries[key] <= b.mult.get(key, 0), (seed, key)  # Lemma 3
                 nxt = list(g)
                 nxt[a], nxt[t] = None, card
                 g = tuple(nxt)
             assert all(moved[c] <= b.ub[c] for c in moved), seed
-        assert b.horizon <= 4 * 6 * 5 // 2
+        assert b.horizon <= min(4 * 6 * 5 // 2, sum(b.mult.values()))
 
 
 def test_horizon_of_full_deck() -> None:
@@ -170,7 +174,7 @@ def test_any_two_infeasible_at_guessed_horizon_is_unknown() -> None:
     pytest.fail("no deal needed a 2 to move")
 
 
-@pytest.mark.parametrize("formulation", ["events", "steps"])
+@pytest.mark.parametrize("formulation", ["events", "steps", "visits"])
 def test_time_limit_gives_unknown(formulation: str) -> None:
     # Lost; measured at load 4: steps proves it in 11 s, events not within 20 s (4 x 8, the deal used
     # before, took steps only 1.4-1.8 s, so a 2 s limit did not always stop it).
@@ -202,3 +206,26 @@ def test_many_small_deals(game: str) -> None:
             inst = small(game, suits, ranks, seed)
             truth = brute_force(inst)
             _check(inst, truth, "events")
+
+
+@pytest.mark.parametrize("suits,ranks", [(4, 5), (4, 6)])
+def test_visits_agrees_with_dfs_on_4_rows(suits: int, ranks: int) -> None:
+    """The ordering formulation against dfs at 4 x 5 and 4 x 6 (beyond the brute-force sizes)."""
+    for seed in range(8):
+        inst = small(BASIC, suits, ranks, seed)
+        d = solve(inst, "dfs", Limits(seconds=20)).status
+        assert d in (Status.SOLVED, Status.UNSOLVABLE), seed
+        assert CpSatGaps("visits").solve(inst, Limits(seconds=20)).status is d, seed
+
+
+def test_entry_bound_allows_a_return_to_the_dealt_cell() -> None:
+    """Lemma 3 counts the predecessor's dealt stay: entries may exceed one exactly through it."""
+    seen_two = False
+    for seed in range(60):
+        b = bounds(GapsDeal.from_instance(small(BASIC, 4, 6, seed)))
+        for (c, p), k in b.mult.items():
+            assert 1 <= k <= b.ub[c]
+            if k > 1:
+                seen_two = True
+                assert b.init[c - 1] == p - 1 or b.mult.get((c - 1, p - 1), 0) >= 1
+    assert seen_two

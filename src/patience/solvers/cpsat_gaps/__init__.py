@@ -8,10 +8,23 @@ Notation (cells, card codes, the move rule): :mod:`.data`. One module per job:
 
 * :mod:`.data`: :class:`GapsDeal`, the dealt grid as numbers;
 * :mod:`.bounds`: per-card move bounds, the horizon and reachable cells, with their soundness proofs;
+* :mod:`.bounds`: also Lemma 3, the most entries of a card into a cell (the "visits" events);
 * :mod:`.model`: :func:`build_model`, the "steps" and "events" formulations, and :func:`decode`;
+* :mod:`.visits`: the "visits" formulation (fixed card-and-cell move events, ordered in time);
 * :mod:`.backend`: :class:`CpSatGaps` (registry name ``cpsat-gaps``): parameters, verdicts, moves.
 
-Measurements behind the choices (formulations, parameters, cuts tried): docs/cpsat-gaps-notes.md.
+What was tried for full-size deals (issue 20; basic variant, portable deals, 1 worker; the machine was
+shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/out/cpsat_full*):
+
+| tried | what it gave |
+|---|---|
+| steps, horizon ``min(sum ub, sum mult)`` | 4 x 13 horizons 267-312 -> 195-243; deals 1-8 at 30 s: 1/8 both |
+| visits (circuit per card, NoOverlap per cell) | 4 x 8 deals 0-7 at 20 s: 6/8, slower than steps (7/8) |
+| visits, parallel times (stays block end + 1) | 4 x 8 deals 0, 7: 0.8, 4.9 s; 4 x 13: 0/6 at 30 s |
+| visits + compaction ``time <= moves`` | slower (4 x 8 deal 0: 7.4 s against 1.0 s); off |
+| visits, fixed search by earliest time | 4 x 8 deals 0, 4, 5: none within 20 s |
+
+(load 9-10 throughout.) "steps" stays the default.
 """
 
 from .backend import CpSatGaps, CpSatGapsOptions, to_moves

@@ -1,5 +1,8 @@
 """The CP-SAT models of a Gaps deal: the "steps" and "events" formulations, and decoding a plan.
 
+The third, "visits" (an ordering formulation over move events of fixed card and cell), is in
+:mod:`.visits`.
+
 Notation and the bounds ``ub``, ``dest``, ``reach``, ``arr`` and ``H``: :mod:`.bounds`. "steps" is the
 default: it decides more (measurements: docs/cpsat-gaps-notes.md).
 
@@ -59,10 +62,11 @@ from ortools.sat.python import cp_model
 
 from .bounds import Bounds
 from .data import GapsDeal
+from .visits import build_visits, decode_visits
 
 __all__ = ["FORMULATIONS", "MAX_MODEL_LITERALS", "ModelVars", "OutOfTime", "build_model", "decode"]
 
-FORMULATIONS = ("steps", "events")  # the first is the default (module docstring)
+FORMULATIONS = ("steps", "events", "visits")  # the first is the default (module docstring)
 
 
 @dataclass
@@ -80,6 +84,8 @@ class ModelVars:
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
     time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
     loc: dict[tuple[int, int], Any] = field(default_factory=dict)  # loc[(c, k)] (events)
+    events: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # (act, time) per event (visits)
+    sel: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # predecessor-stay choice (visits)
     deadline: float = float("inf")  # perf_counter() time by which building must end (OutOfTime)
 
 
@@ -113,6 +119,8 @@ def build_model(
     v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut, deadline=deadline)
     if formulation == "steps":
         _steps(v)
+    elif formulation == "visits":
+        build_visits(v, _goal_rows, _on_time)
     else:
         _events(v)
     return v
@@ -382,6 +390,8 @@ def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
     if v.formulation == "steps":
         chosen = sorted((t, c, p) for (t, c, p), lit in v.mv.items() if solver.boolean_value(lit))
         return [(c, p) for _, c, p in chosen]
+    if v.formulation == "visits":
+        return decode_visits(v, solver)
     events = []
     for (c, k), a in v.act.items():
         if k and solver.boolean_value(a):
