@@ -18,6 +18,7 @@ from patience.analysis.freecell_lost import (
     upper_bound,
     with_cells,
 )
+from patience.cards import Card
 from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance, load_instance
@@ -173,3 +174,13 @@ def test_stored_maximal_lost_games_recheck_large(path):
     r = get_solver("dfs", streamline_share=0).solve(inst, Limits(seconds=1800))
     assert r.status is Status.UNSOLVABLE and r.max_cards is not None
     assert r.max_cards.best == upper_bound(Config.of(inst))
+
+
+def test_start_frame_keeps_klavers_frame_of_a_given_deal():
+    from patience.analysis.freecell_lost import start_frame
+
+    fig30 = load_instance(INSTANCES / "klaver-fig30-a.json").layout.tableau
+    frame = start_frame(fig30)
+    assert frame[(0, 0)] == Card(1, 3) and frame[(0, 1)] == Card(13, 3)  # KS on AS
+    assert len(frame) == 9 and all(c.suit == 3 for c in frame.values())  # the bottom row of spades
+    assert start_frame(deal("freecell", 1).layout.tableau) == {}  # no King on its Ace: nothing fixed

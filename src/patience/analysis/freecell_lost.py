@@ -59,6 +59,7 @@ __all__ = [
     "fewest_cells",
     "highest_target",
     "klaver_frame",
+    "start_frame",
     "survey",
     "upper_bound",
     "with_cells",
@@ -302,6 +303,19 @@ def klaver_frame(cfg: Config, suit: int = 3) -> dict[Pos, Card]:
     return frame
 
 
+def start_frame(piles: Sequence[Sequence[Card]]) -> dict[Pos, Card]:
+    """Klaver's frame as a given deal has it: when stack 0 starts with an Ace covered by its suit's top
+    card, those two and every bottom card of that suit; else nothing (every card may move)."""
+    p0 = piles[0] if piles else ()
+    if len(p0) < 2 or p0[0].rank != 1 or p0[1].suit != p0[0].suit or p0[1].rank <= p0[0].rank:
+        return {}
+    if any(c.suit == p0[0].suit and c.rank > p0[1].rank for p in piles for c in p):
+        return {}
+    frame = {(0, 0): p0[0], (0, 1): p0[1]}
+    frame.update({(s, 0): p[0] for s, p in enumerate(piles) if s and p and p[0].suit == p0[0].suit})
+    return frame
+
+
 def _shape(cfg: Config) -> list[int]:
     base, extra = divmod(cfg.cards, cfg.stacks)
     return [base + (1 if i < extra else 0) for i in range(cfg.stacks)]
@@ -361,7 +375,7 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
            progress: Callable[[int, int, int, int], None] | None = None) -> AnnealResult:  # fmt: skip
     """Search for a lost deal of ``cfg`` with as many cards home as possible by Klaver's card swaps.
 
-    ``start``: a lost deal to start from (its cards at the frame's places stay put), else random deals
+    ``start``: a lost deal to start from (its frame, :func:`start_frame`, stays put), else random deals
     with Klaver's frame until a lost one (``start_tries``). Each step scores ``candidates`` random swaps
     of two unframed cards by complete search (``check_seconds`` each; won or undecided: rejected) and makes
     the best lost one (ties at random), or with probability ``explore`` one of the next best score (Klaver:
@@ -391,8 +405,7 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
             raise ValueError(f"start deal is {Config.of(start).label}, not {cfg.label}")
         piles = [list(p) for p in start.layout.tableau]
         if frame is None:
-            frame = {pos: c for pos, c in klaver_frame(cfg).items()
-                     if pos[1] < len(piles[pos[0]]) and piles[pos[0]][pos[1]] == c}  # fmt: skip
+            frame = start_frame(piles)
         cur = score(piles)
         if cur is None:
             raise ValueError("start deal is not lost (or not decided within the check limit)")
