@@ -397,3 +397,50 @@ def test_same_rank_cuts_are_sound_for_any_subset_of_the_facts():
         assert verdicts[0] == verdicts[1], inst.to_json()
         seen.add(verdicts[0])
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("game", "sets"),
+    [
+        ("binary-star", {"suits": 1, "ranks": 5, "piles": 4}),
+        ("binary-star", {"suits": 1, "ranks": 6, "piles": 2}),
+        ("binary-star", {"suits": 2, "ranks": 4, "piles": 7}),
+        ("black-hole", {"suits": 2, "ranks": 4, "piles": 7, "foundations.count": 2,
+                        "foundations.start": ["AS", "4S"], "decks": 2}),
+        ("black-hole", {"suits": 2, "ranks": 4, "piles": 2, "foundations.count": 2,
+                        "foundations.start": ["AS", "4S"], "decks": 2}),
+        ("binary-star", {"suits": 1, "ranks": 7, "piles": 4}),
+        ("black-hole", {"suits": 2, "ranks": 5, "piles": 3}),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("wolter", [True, False])
+def test_steps_formulation_agrees_with_brute_force(game, sets, wolter):
+    """The steps model (pile heights and hole tops per step), with and without Wolter's rules 1-2."""
+    from ortools.sat.python import cp_model
+
+    from patience.solvers.cpsat_hole.decode import decode, to_moves
+    from patience.solvers.cpsat_hole.model import build_model
+    from patience.solvers.cpsat_hole.params import parameters
+
+    for seed in range(16):  # sets 2 and 5-7 give both won and lost deals (checked when written)
+        inst = deal(game, seed, "portable", sets)
+        won, _ = brute_force(inst)
+        hd = HoleDeal.from_instance(inst)
+        v = build_model(hd, "steps", wolter=wolter)
+        solver = parameters(20, 1, "steps")
+        status = solver.solve(v.model)
+        assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), (game, seed)
+        assert (status == cp_model.OPTIMAL) is won, (game, seed, inst.to_json())
+        if won:
+            assert replay(inst, to_moves(inst, hd, decode(v, solver))).won
+
+
+def test_steps_formulation_refuses_a_cell():
+    from patience.solvers.cpsat_hole.model import build_model
+
+    with pytest.raises(ValueError, match="free cell"):
+        build_model(HoleDeal.from_instance(deal("worm-hole", 1, "portable")), "steps")
+    # auto keeps the circuit for several holes in the max-cards and explain models
+    bs = HoleDeal.from_instance(pysol("binary-star", 4))
+    assert build_model(bs).formulation == "steps"
+    assert build_model(bs, optional=True).formulation == "circuit"

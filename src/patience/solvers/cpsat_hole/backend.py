@@ -105,13 +105,15 @@ class CpSatBlackHole(Backend):
         status = cp_model.UNKNOWN
         # A deal the presearch found hard goes straight to the probing stage (module docstring).
         hard = opts.probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
-        if not hard:
-            first = left if opts.probe_after is None else min(left, opts.probe_after)
+        if v.formulation == "steps" or not hard:
+            # The steps model's fixed search has no probing stage: it runs for the whole limit.
+            stage = opts.probe_after if v.formulation != "steps" else None
+            first = left if stage is None else min(left, stage)
             solver = parameters(first, opts.workers, v.formulation)
             status = solve_cpsat(solver, v.model)
             stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
-        if status == cp_model.UNKNOWN and left > 0.05:
+        if status == cp_model.UNKNOWN and left > 0.05 and v.formulation != "steps":
             # Second stage: the same model with probing presolve (module docstring).
             solver = parameters(left, opts.workers, v.formulation, probing=2)
             status = solve_cpsat(solver, v.model)

@@ -16,6 +16,7 @@ from ...engine import CELL, FOUNDATION, TABLEAU, Engine
 from ...instance import Instance
 from .data import HoleDeal
 from .model import ModelVars
+from .steps import decode_steps
 
 __all__ = ["decode", "hint_order", "to_moves"]
 
@@ -43,6 +44,8 @@ def hint_order(v: ModelVars, events: list[Any]) -> None:
 
 def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int, int, int]]:
     """Events ``(time, kind, card, hole)`` of a solution, sorted; kind 0 = park in the cell, 1 = to hole."""
+    if v.formulation == "steps":
+        return decode_steps(v, solver)
     deal, n, k = v.deal, v.deal.n, v.deal.k
     val = solver.value
     hole_of = [-1] * n

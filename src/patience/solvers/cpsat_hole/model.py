@@ -93,6 +93,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from .data import HoleDeal
+from .steps import build_steps
 
 __all__ = ["ModelVars", "build_model"]
 
@@ -115,6 +116,9 @@ class ModelVars:
     length: Any = None  # cards removed (table max-cards model)
     degree: bool = False  # add the redundant rank-degree constraints (table model)
     facts: dict[Any, tuple[cp_model.IntVar, str]] = field(default_factory=dict)  # explain assumptions
+    play: list[Any] = field(default_factory=list)  # ((t, pile), literal): step t plays the pile (steps)
+    into: list[Any] = field(default_factory=list)  # ((t, hole), literal): step t goes to the hole (steps)
+    decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
 
 
 def build_model(
@@ -125,17 +129,27 @@ def build_model(
     symmetry: bool = True,
     facts: bool = False,
     degree: bool = False,
+    wolter: bool = True,
 ) -> ModelVars:
     """Build the CP-SAT model of ``deal`` (see the module docstring).
 
-    ``formulation``: "table" (one hole), "circuit" (any holes) or "auto" (table when there is one hole).
+    ``formulation``: "table" (one hole), "circuit" (any holes), "steps" (any holes, no cell, decision only;
+    :mod:`.steps`) or "auto" (table for one hole; steps for several, circuit when they have a cell or for
+    the max-cards and explain models). ``wolter``: Wolter's rules as constraints of the steps model.
     ``optional``: the max-cards model (cards may stay, maximise removed cards; no cell). ``facts``: every
     pile precedence and hole start is guarded by an assumption literal (``ModelVars.facts``).
     """
     if formulation == "auto":
-        formulation = "table" if deal.k == 1 else "circuit"
-    if formulation not in ("table", "circuit"):
-        raise ValueError(f"unknown formulation {formulation!r} (auto, table, circuit)")
+        several = "circuit" if optional or facts or deal.cells else "steps"
+        formulation = "table" if deal.k == 1 else several
+    if formulation not in ("table", "circuit", "steps"):
+        raise ValueError(f"unknown formulation {formulation!r} (auto, table, circuit, steps)")
+    if formulation == "steps":
+        if optional or facts or deal.cells:
+            raise ValueError("the steps formulation decides deals without a free cell only")
+        v = ModelVars(cp_model.CpModel(), deal, formulation)
+        build_steps(v, prunes=wolter)
+        return v
     if formulation == "table" and deal.k != 1 and (optional or facts):
         raise ValueError("the max-cards and explain models with several holes use the circuit formulation")
     if optional and deal.cells and formulation != "table":

@@ -1,7 +1,9 @@
 """CP-SAT parameters of the Black Hole family models and the solver statistics they report.
 
 Chosen by measurement (docs/cpsat-hole-notes.md): ``cp_model_probing_level = 0`` for the cheap stage
-(2 for the probing stage of :mod:`.backend`), SAT inprocessing off for the table model, one worker.
+(2 for the probing stage of :mod:`.backend`), SAT inprocessing off for the table model, one worker; the
+steps model (several holes) without presolve, probing, linearization or inprocessing, and with its fixed
+search (the model's decision strategy).
 """
 
 from __future__ import annotations
@@ -19,7 +21,17 @@ def parameters(
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = workers
     solver.parameters.cp_model_probing_level = probing
-    if formulation == "table":
+    if formulation == "steps":
+        # A depth-first search over plays with clause learning (measured: docs/cpsat-hole-notes.md):
+        # presolve and its relatives cost seconds on this clausal model and pay nothing back.
+        p = solver.parameters
+        p.cp_model_presolve = False
+        p.cp_model_probing_level = 0
+        p.linearization_level = 0
+        p.symmetry_level = 0
+        p.use_sat_inprocessing = False
+        p.search_branching = cp_model.FIXED_SEARCH
+    elif formulation == "table":
         # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing;
         # the circuit model, on the other hand, needs it (measured: 2-3x slower without).
         solver.parameters.use_sat_inprocessing = False
