@@ -1,0 +1,144 @@
+"""CP-SAT models alone at full size (issue 20), beside dfs and a peer on the same deals, every verdict
+cross-checked.
+
+Games (``--game``):
+
+* ``gaps``: Gaps basic variant 4 x 13, ``portable`` deals (``-g`` to change), the ``cpsat-gaps`` model
+  (``--formulation``: steps, events or visits), dfs, and Solvitaire (``.peers/solvitaire``) on the
+  same deal written as its JSON;
+* ``binary-star``: PySol Binary Star deals, the ``cpsat`` model alone (no presearch, no max-cards pass:
+  the verdict's own time; ``--formulation`` steps, circuit or table) and dfs (black-hole-solver has no
+  Binary Star, so no peer).
+
+Each deal goes to every solver in turn, in this process (instance building excluded, validation of
+wins included), at ``--limit`` seconds. Printed: per-solver verdict counts, decided count and median
+seconds (of all deals, unknowns at the limit), every SOLVED vs UNSOLVABLE disagreement (a bug, always
+listed), and the load before and after. CP-SAT runs with ``--workers`` (default 1) search workers.
+
+    python benchmarks/bench_cpsat_full.py --game gaps -n 100 --limit 30 --out
+    python benchmarks/bench_cpsat_full.py --game binary-star -n 100 --limit 30 --formulation steps --out
+
+With ``--out [DIR]`` writes ``cpsat_full_<game>_<formulation>.csv`` (a row per deal, rewritten as it goes)
+and ``.md`` (the summary) there.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import _common
+import _solvitaire
+
+from patience.deals import deal
+from patience.experiments.stats import percentiles
+from patience.formats import to_solvitaire
+from patience.instance import Instance
+from patience.solvers.base import Backend, Limits, get_solver
+
+GAMES = {
+    "gaps": ("gaps-basic-variant", "portable", "steps"),
+    "binary-star": ("binary-star", "pysol", "steps"),
+}
+
+
+def solvers(game: str, formulation: str, workers: int) -> dict[str, Backend]:
+    """The model alone and dfs, by column name."""
+    if game == "gaps":
+        cp = get_solver("cpsat-gaps", formulation=formulation, workers=workers)
+    else:
+        cp = get_solver("cpsat", formulation=formulation, presearch_nodes=0, max_cards=False, workers=workers)
+    return {f"cp-{formulation}": cp, "dfs": get_solver("dfs")}
+
+
+def run(solver: Backend, inst: Instance, limit: float) -> tuple[str, float]:
+    """Verdict letter and wall seconds of one solver on one deal."""
+    t0 = time.perf_counter()
+    r = solver.solve(inst, Limits(seconds=limit))
+    if r.status.value == "error":
+        raise SystemExit(f"{solver.name} on {inst.game}: error: {r.message}")
+    return _common.verdict(r.status), time.perf_counter() - t0
+
+
+def summary(rows: list[dict[str, Any]], names: list[str], head: str) -> list[str]:
+    """The Markdown summary: counts, decided, medians, disagreements."""
+    out = [
+        head,
+        "",
+        "| solver | deals | won | lost | unknown | decided | median s | p90 s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        letters = [r[name] for r in rows if r.get(name) not in (None, "-")]
+        secs = [r[f"{name}_s"] for r in rows if r.get(name) not in (None, "-")]
+        t = _common.tally(letters)
+        p = percentiles(secs, (50, 90)) or {"p50": float("nan"), "p90": float("nan")}
+        out.append(
+            f"| {name} | {len(letters)} | {t['W']} | {t['L']} | {t['?']} | {t['W'] + t['L']} "
+            f"| {p['p50']:.2f} | {p['p90']:.2f} |"
+        )
+    out += ["", "| pair | both decided | agree |", "|---|---|---|"]
+    bad = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            both = [r for r in rows if r.get(a) in ("W", "L") and r.get(b) in ("W", "L")]
+            agree = sum(r[a] == r[b] for r in both)
+            out.append(f"| {a} vs {b} | {len(both)} | {agree} |")
+            bad += [f"seed {r['seed']}: {a} {r[a]}, {b} {r[b]}" for r in both if r[a] != r[b]]
+    out += ["", "Disagreements: " + ("; ".join(bad) if bad else "none")]
+    return out
+
+
+def main() -> None:
+    ap = _common.Parser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=sorted(GAMES), required=True)
+    ap.add_argument("-n", "--deals", type=int, default=10)
+    ap.add_argument("--first", type=int, default=1, help="first seed (default 1)")
+    ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal and solver (default 30)")
+    ap.add_argument("-g", "--generator", default=None, help="deal generator (default: portable / pysol)")
+    ap.add_argument("--formulation", default=None, help="the CP model's formulation (default steps)")
+    ap.add_argument("--workers", type=int, default=1, help="CP-SAT search workers (default 1)")
+    ap.add_argument("--no-peer", action="store_true", help="leave Solvitaire out (gaps)")
+    _common.add_out(ap, "cpsat_full_<game>_<formulation>.csv and .md")
+    args = ap.parse_args()
+    game, default_gen, default_form = GAMES[args.game]
+    gen = args.generator or default_gen
+    form = args.formulation or default_form
+    out = _common.out_dir(args)
+    backends = solvers(args.game, form, args.workers)
+    names = list(backends)
+    peer = args.game == "gaps" and not args.no_peer and _solvitaire.available()
+    if peer:
+        names.append("solvitaire")
+    load0 = _common.load()
+    print(f"{game}, {gen} deals {args.first}..{args.first + args.deals - 1}, {args.limit:g} s, "
+          f"CP-SAT workers {args.workers}; {_common.machine()}", flush=True)  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    stem = f"cpsat_full_{args.game}_{form}"
+    for seed in range(args.first, args.first + args.deals):
+        inst = deal(game, seed, gen)
+        row: dict[str, Any] = {"seed": seed}
+        for name, solver in backends.items():
+            v, s = run(solver, inst, args.limit)
+            row.update({name: v, f"{name}_s": round(s, 3)})
+        if peer:
+            v, s = _solvitaire.classify_deal(game, to_solvitaire(inst), args.limit)
+            row.update({"solvitaire": v, "solvitaire_s": round(s, 3)})
+        row["load"] = _common.load().split("/")[0]
+        rows.append(row)
+        print("  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+        if out:
+            _common.write_csv(out / f"{stem}.csv", rows)
+    head = (
+        f"## {game}, {gen} deals {args.first}-{args.first + args.deals - 1}, {args.limit:g} s each"
+        f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; load {load0} -> "
+        f"{_common.load()} (1/5/15 min) on {_common.machine().split(', ')[1]}, shared."
+    )
+    lines = summary(rows, names, head)
+    print("\n".join(lines))
+    if out:
+        _common.write_lines(out / f"{stem}.md", lines)
+
+
+if __name__ == "__main__":
+    main()
