@@ -324,3 +324,25 @@ def test_golf_thoughtful_agrees_with_recorded_black_hole_solver_verdicts() -> No
     for seed, theirs in enumerate(BHS_GOLF, start=1):
         got = solve(deal("golf-thoughtful", seed, "pysol"), "dfs", Limits(seconds=30)).status
         assert got is (Status.SOLVED if theirs == "W" else Status.UNSOLVABLE), seed
+
+
+@pytest.mark.skipif(not hole_kernel.HAVE_NUMBA, reason="numba off (PATIENCE_NO_JIT) or not installed")
+def test_compile_time_is_reported_apart_once_per_process() -> None:
+    """The first compiled search of a process says how much of its time numba took (stats jit_s, which
+    solve prints as '(of which ...s compiling the search kernel)'); later searches take none."""
+    import subprocess
+    import sys
+
+    code = (
+        "from patience.deals import deal\n"
+        "from patience.engine import Engine\n"
+        "from patience.solvers.dfs_hole import hole_search\n"
+        "import time\n"
+        "for _ in range(2):\n"
+        "    e = Engine(deal('black-hole', 3, 'pysol'))\n"
+        "    out = hole_search(e, time.perf_counter() + 600, None, 1 << 16, jit=True, prelude=0)\n"
+        "    print(out.compiled, out.jit_s > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["True True", "True False"]

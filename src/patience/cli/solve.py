@@ -231,6 +231,9 @@ def _summary(inst: Instance, result: Result, backend: str, name: str | None = No
     secs = result.stats.get("seconds")
     if secs is not None:
         line += f" in {secs:.3f}s"
+        jit_s = result.stats.get("jit_s")
+        if jit_s:  # the first compiled search of a process: numba compiles or loads its kernel
+            line += f" (of which {jit_s:.2f}s compiling the search kernel)"
     if result.solution is not None:
         line += f", {plural(len(result.solution), 'move')}"
     if result.message:

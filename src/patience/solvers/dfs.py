@@ -249,6 +249,8 @@ class DfsSolver(Backend):
                 best_foundation=ho.best,
                 reach_cuts=ho.reach_cuts,
             )
+            if ho.jit_s:
+                stats["jit_s"] = ho.jit_s  # part of the time: numba compiling or loading the kernel
             won, complete, moves, stop = ho.won, ho.complete, ho.moves, ho.stop
             exact_max = ho.reach_cuts == 0
             if complete and not won and not exact_max and opts.exact_max:

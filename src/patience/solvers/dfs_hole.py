@@ -137,6 +137,7 @@ class HoleOutcome:
     table: DeadTable | None = None
     stop: str = ""  # "time", "nodes" or "memory" when a limit ended the search
     compiled: bool = False  # the kernel ran compiled by numba (after an uncompiled prelude, if any)
+    jit_s: float = 0.0  # of the time, compiling or loading the compiled kernel (first compiled run only)
 
 
 def rank_reach_ok(
@@ -308,6 +309,7 @@ def hole_search(
     )
     out.won, out.complete, out.stop = r["won"], r["complete"], r["stop"]
     out.nodes, out.best, out.reach_cuts, out.compiled = r["nodes"], r["best"], r["cuts"], r["compiled"]
+    out.jit_s += r["jit_s"]
     table.hits += r["hits"]
     # The dfs backend reports peak_mb as peak * HOLE_ENTRY_BYTES: express the hash table in those units.
     table.peak = max(table.peak, -(-r["peak_bytes"] // HOLE_ENTRY_BYTES))

@@ -669,6 +669,9 @@ def run(
     slots = min(_MIN_SLOTS, max_slots)
     wide = max(cshift + cb * R if NC else 0, sshift + S.bit_length() if S else 0)  # cell and stock fields
     kernels = compiled() if jit and fits(P, max(hshift, default=0), R, F) and wide <= 62 else None
+    jit_s = 0.0  # compiling (or loading from numba's cache) the kernel, on its first compiled run here
+    if kernels is not None and not READY and not _WARMING:
+        jit_s = warm_up()
     if kernels is not None:
         import numpy as np
 
@@ -719,8 +722,7 @@ def run(
             stop = "time"
             break
     if kernels is not None:
-        global READY
-        READY = True
+        _mark_ready()
     st_out = [int(x) for x in st_a]
     moves = list(path[: st_out[_DEPTH]]) if code == WON else []
     best_moves = list(best_path[: st_out[_BLEN]])
@@ -738,16 +740,31 @@ def run(
         cuts=st_out[_CUTS],
         peak_bytes=st_out[_PEAK] * 2 * SLOT_BYTES,
         compiled=kernels is not None,
+        jit_s=jit_s,
     )
+
+
+_WARMING = False  # warm_up's own run must not warm up again
+
+
+def _mark_ready() -> None:
+    """The compiled kernel has run in this process (later deals skip the uncompiled prelude)."""
+    global READY
+    READY = True
 
 
 def warm_up() -> float:
     """Compile (or load from the cache) the kernel on a tiny deal; returns the seconds it took."""
+    global _WARMING
     t0 = time.perf_counter()
-    if compiled() is not None:
-        for tops, tshift in (([0], [4]), ([0, 0], [4, 6])):  # one hole, two holes: the same kernel
-            run(
-                [[1, 2], [3]], tops, 0, [(1, 2, 3), (2, 3), (1, 3), (1, 2)], [(), (2, 3), (1, 3), (1, 2)],
-                [0, 2], tshift, time.perf_counter() + 60, -1, 3, 1 << 20,
-            )  # fmt: skip
+    if compiled() is not None and not _WARMING:
+        _WARMING = True
+        try:
+            for tops, tshift in (([0], [4]), ([0, 0], [4, 6])):  # one hole, two holes: the same kernel
+                run(
+                    [[1, 2], [3]], tops, 0, [(1, 2, 3), (2, 3), (1, 3), (1, 2)], [(), (2, 3), (1, 3), (1, 2)],
+                    [0, 2], tshift, time.perf_counter() + 60, -1, 3, 1 << 20,
+                )  # fmt: skip
+        finally:
+            _WARMING = False
     return time.perf_counter() - t0
