@@ -1,0 +1,188 @@
+"""Natural shuffling: Wolter 2014 (Black Hole and All in a Row), sections 6 and 7.
+
+A deck is shuffled with k Gilbert-Shannon-Reeds riffles (:func:`riffle`: cut at a Binomial(n, 1/2)
+position, then drop cards one at a time from either packet with chance proportional to its size; k
+riffles are one 2^k-shuffle, under which a permutation with r rising sequences has probability
+C(2^k + n - r, n) / 2^(kn): :func:`riffle_probability`), then cut once at a uniform position, and dealt:
+
+* ``columns``: pile by pile (the first cards make pile 0, bottom to top), or
+* ``rows``: round robin (card t goes to pile t mod P), as two ways of laying out real cards.
+
+The hole's starting card (Black Hole's Ace of Spades) is taken out of the shuffled deck first and the
+other cards keep their order (Wolter 1: taking it out after shuffling, as Politaire once did, biases the
+deal). The deck before shuffling is ``sorted`` (four Ace-to-King runs, suit by suit: section 7) or
+``gathered`` from the previous game (section 6): the hole's cards in play order, then the cards left on
+the tableau, pile by pile, bottom to top; a chain of games, each shuffling the last one's cards.
+:func:`study` plays ``n`` games per k and compares the win rate with uniformly shuffled deals (Wilson
+intervals). Verdicts are ``dfs``'s (wins replayed by the validator); the order of a lost deal's
+gathered cards comes from the hole search's best line (most cards removed).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from ..cards import Card
+from ..instance import Instance, Layout, hole_start_cards
+from ..rules import load_game
+
+__all__ = ["ShufflePoint", "deal_order", "riffle", "riffle_probability", "rising_sequences", "study"]
+
+
+def riffle(cards: list[Any], rng: random.Random) -> list[Any]:
+    """One Gilbert-Shannon-Reeds riffle shuffle of ``cards`` (a new list)."""
+    n = len(cards)
+    cut = sum(rng.random() < 0.5 for _ in range(n))
+    left, right = cards[:cut], cards[cut:]
+    out: list[Any] = []
+    i = j = 0
+    while i < len(left) or j < len(right):
+        a, b = len(left) - i, len(right) - j
+        if rng.random() * (a + b) < a:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out
+
+
+def rising_sequences(perm: list[int] | tuple[int, ...]) -> int:
+    """Rising sequences of a permutation of 0..n-1 (Bayer and Diaconis): 1 + the values v whose
+    successor v + 1 lies before them."""
+    where = {v: i for i, v in enumerate(perm)}
+    return 1 + sum(1 for v in range(len(perm) - 1) if where[v + 1] < where[v])
+
+
+def riffle_probability(perm: list[int] | tuple[int, ...], k: int) -> float:
+    """Chance that k GSR riffles of 0..n-1 give ``perm``: C(2^k + n - r, n) / 2^(kn)."""
+    n, a = len(perm), 2**k
+    return comb(a + n - rising_sequences(perm), n) / a**n
+
+
+def deal_order(game: str, order: list[Card], by: str, overrides: dict[str, Any] | None = None) -> Instance:
+    """Deal the cards in ``order`` (first dealt first) for a hole game, ``by`` rows or columns."""
+    g = load_game(game, overrides)
+    rules = g.rules
+    starts = hole_start_cards(rules)
+    rest = list(order)
+    for c in starts:
+        rest.remove(c)  # the first copy; the others keep their order
+    sizes = rules.tableau_sizes()
+    piles: list[list[Card]] = [[] for _ in sizes]
+    if by == "columns":
+        t = 0
+        for i, size in enumerate(sizes):
+            piles[i] = rest[t : t + size]
+            t += size
+    elif by == "rows":
+        t = 0
+        while t < len(rest):
+            for i, size in enumerate(sizes):
+                if len(piles[i]) < size and t < len(rest):
+                    piles[i].append(rest[t])
+                    t += 1
+    else:
+        raise ValueError(f"deal by {by!r}: rows or columns")
+    holes = [(c,) for c in starts] + [()] * (rules.foundations.count - len(starts))
+    layout = Layout(tableau=tuple(tuple(p) for p in piles), foundations=tuple(holes))
+    return Instance.build(g, layout, source={"shuffle": by})
+
+
+def _gathered(inst: Instance, moves: list[dict[str, Any]]) -> list[Card]:
+    """The cards picked up after a game: each hole bottom to top, then each pile bottom to top."""
+    deck = inst.deck
+    holes = [list(h) for h in inst.layout.foundations]
+    piles = [list(p) for p in inst.layout.tableau]
+    for m in moves:
+        src = int(m["from"].split(":")[1])
+        dst = int(m["to"].split(":")[1])
+        card = deck.parse(m["card"])
+        assert piles[src][-1] == card
+        holes[dst].append(piles[src].pop())
+    return [c for h in holes for c in h] + [c for p in piles for c in p]
+
+
+def _play(inst: Instance, limit_s: float) -> tuple[str, list[dict[str, Any]]]:
+    """dfs's verdict and the line to gather by: the win, or the hole search's best line."""
+    import time
+
+    from ..engine import Engine, moves_to_json
+    from ..solvers.base import Limits, solve
+    from ..solvers.dfs_hole import hole_search
+
+    res = solve(inst, "dfs", Limits(seconds=limit_s))
+    if res.solution is not None:
+        return res.status.value, list(res.solution)
+    ho = hole_search(Engine(inst), time.perf_counter() + limit_s, None, 1 << 22)
+    return res.status.value, moves_to_json(inst, ho.best_moves)
+
+
+@dataclass(frozen=True)
+class ShufflePoint:
+    """Win counts of ``n`` games at ``k`` riffles (k = 0: uniformly shuffled deals)."""
+
+    start: str  # sorted, gathered or uniform
+    by: str  # rows or columns
+    k: int
+    won: int
+    lost: int
+    unknown: int
+
+    @property
+    def n(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    def interval(self) -> tuple[float, float]:
+        """Conservative Wilson 95% interval of the win rate (unknowns as losses / as wins)."""
+        from ..experiments.stats import conservative_interval
+
+        return conservative_interval(self.won, self.lost, self.unknown)
+
+
+def study(
+    game: str,
+    start: str,
+    by: str,
+    ks: range | list[int],
+    n: int,
+    *,
+    seed: int = 1,
+    limit_s: float = 10.0,
+    overrides: dict[str, Any] | None = None,
+) -> list[ShufflePoint]:
+    """``n`` games per k: deck ``start`` (sorted, gathered, or uniform: a uniform permutation, k
+    ignored), k riffles and a cut, dealt ``by`` rows or columns, decided by ``dfs``."""
+    if start not in ("sorted", "gathered", "uniform"):
+        raise ValueError(f"start {start!r}: sorted, gathered or uniform")
+    rules = load_game(game, overrides).rules
+    from ..cards import Deck
+
+    deck = Deck(rules.deck.suits, rules.deck.ranks, rules.deck.decks)
+    sorted_deck = sorted(deck.cards(), key=lambda c: (c.suit, c.rank))  # four Ace-to-King runs
+    out = []
+    for k in ks:
+        rng = random.Random(f"{game}/{start}/{by}/{k}/{seed}")
+        counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        cards = list(sorted_deck)
+        for _ in range(n):
+            if start == "uniform":
+                cards = list(sorted_deck)
+                rng.shuffle(cards)
+            else:
+                if start == "sorted":
+                    cards = list(sorted_deck)
+                for _ in range(k):
+                    cards = riffle(cards, rng)
+                c = rng.randrange(len(cards))
+                cards = cards[c:] + cards[:c]
+            inst = deal_order(game, cards, by, overrides)
+            status, line = _play(inst, limit_s)
+            counts[status if status in counts else "unknown"] += 1
+            if start == "gathered":
+                cards = _gathered(inst, line)
+        out.append(ShufflePoint(start, by, k, counts["solved"], counts["unsolvable"], counts["unknown"]))
+    return out
