@@ -369,7 +369,8 @@ def _start(cfg: Config, rng: random.Random, frame: dict[Pos, Card], score: Calla
 
 
 def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int = 100,
-           candidates: int = 40, explore: float = 0.1, stall: int = 20, backend: str = DEFAULT_BACKEND,
+           candidates: int = 40, scan: bool = False, explore: float = 0.1, stall: int = 20,
+           backend: str = DEFAULT_BACKEND,
            check_seconds: float = 10.0, seconds: float | None = None, start_tries: int = 2000,
            frame: dict[Pos, Card] | None = None,
            progress: Callable[[int, int, int, int], None] | None = None) -> AnnealResult:  # fmt: skip
@@ -377,7 +378,8 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
 
     ``start``: a lost deal to start from (its frame, :func:`start_frame`, stays put), else random deals
     with Klaver's frame until a lost one (``start_tries``). Each step scores ``candidates`` random swaps
-    of two unframed cards by complete search (``check_seconds`` each; won or undecided: rejected) and makes
+    of two unframed cards (with ``scan``, more until one beats the current deal or none is left) by
+    complete search (``check_seconds`` each; won or undecided: rejected) and makes
     the best lost one (ties at random), or with probability ``explore`` one of the next best score (Klaver:
     "the best score is the most likely to be picked, but there is still a small chance that a swap with a
     worse score is picked, to prevent getting stuck in local maxima"); after ``stall`` steps without a new
@@ -425,8 +427,13 @@ def anneal(cfg: Config, start: Instance | None = None, seed: int = 1, steps: int
             break
         res.steps = step
         lost: list[tuple[int, Pos, Pos]] = []
-        for _ in range(candidates):
-            (p1, d1), (p2, d2) = rng.sample(free, 2)
+        pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1 :]]
+        rng.shuffle(pairs)
+        for i, ((p1, d1), (p2, d2)) in enumerate(pairs):
+            if i >= candidates and (not scan or any(m > cur for m, _, _ in lost)):
+                break
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
             piles[p1][d1], piles[p2][d2] = piles[p2][d2], piles[p1][d1]
             got_most = score(piles)
             piles[p1][d1], piles[p2][d2] = piles[p2][d2], piles[p1][d1]

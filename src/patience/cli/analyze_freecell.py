@@ -132,6 +132,11 @@ def highest(
     help="Random swaps scored per step.",
 )
 @click.option(
+    "--scan",
+    is_flag=True,
+    help="After the candidates, try further swaps until one beats the current deal (Klaver tried most).",
+)
+@click.option(
     "--explore",
     type=click.FloatRange(0, 1),
     default=0.1,
@@ -162,6 +167,7 @@ def maximal(
     start_file: str | None,
     steps: int,
     candidates: int,
+    scan: bool,
     explore: float,
     stall: int,
     seed: int,
@@ -189,6 +195,7 @@ def maximal(
                 seed=seed,
                 steps=steps,
                 candidates=candidates,
+                scan=scan,
                 explore=explore,
                 stall=stall,
                 backend=backend,
