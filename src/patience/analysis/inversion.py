@@ -30,17 +30,32 @@ from typing import Any
 from ..cards import Card
 from ..holes import HoleRanks, hole_game_problem
 from ..instance import Instance
+from ..rules import RuleSet
 
-__all__ = ["Inverted", "Settled", "decide_inverted", "forward_moves", "invert", "settle", "solve_inverted"]
+__all__ = [
+    "Inverted",
+    "Settled",
+    "decide_inverted",
+    "forward_moves",
+    "invert",
+    "inversion_problem",
+    "settle",
+    "solve_inverted",
+]
 
 
-def _check(instance: Instance) -> None:
-    rules = instance.rules
+def inversion_problem(rules: RuleSet) -> str | None:
+    """Why deals of ``rules`` cannot be inverted here, or None: one hole, no cells, no stock."""
     why = hole_game_problem(rules)
     if why is None and rules.foundations.count != 1:
         why = f"it has {rules.foundations.count} holes (inversion here takes one)"
     if why is None and rules.foundations.start_dealt:
         why = "its hole starts with a dealt card"
+    return why
+
+
+def _check(instance: Instance) -> None:
+    why = inversion_problem(instance.rules)
     if why:
         raise ValueError(f"{instance.game}: cannot invert: {why}")
 

@@ -248,6 +248,12 @@ def inversion_cmd(
     name, overrides = prepare(game, count, seed, generator, sets, ())
     if nodes < 1:
         raise UsageError(f"--nodes {nodes}: must be >= 1")
+    from ..analysis.inversion import inversion_problem
+    from ..rules import load_game
+
+    why = inversion_problem(load_game(name, overrides).rules)
+    if why:
+        raise UsageError(f"{name}: cannot invert: {why}")
     try:
         rows = settle(
             name, range(seed, seed + count), forward_nodes=nodes, inverted_seconds=parse_limit(limit),
