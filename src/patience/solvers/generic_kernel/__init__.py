@@ -40,8 +40,8 @@ def unsupported_features(rules: RuleSet) -> list[str]:
         out.append("a Gaps grid")
     if f.kind != "suits":
         out.append(f"foundations of kind {f.kind!r} (only 'suits')")
-    if rules.stock.size and rules.stock.deal_to != "waste":
-        out.append(f"a stock dealt onto the {rules.stock.deal_to} (only onto a waste)")
+    if rules.stock.size and rules.stock.deal_to == "hole":
+        out.append("a stock dealt onto a hole (only onto a waste or the tableau)")
     if t.empty not in SPACE_POLICIES:
         out.append(f"spaces filled {t.empty!r} (only {', '.join(map(repr, SPACE_POLICIES))})")
     if getattr(rules, "row", None) is not None and rules.row.distances:

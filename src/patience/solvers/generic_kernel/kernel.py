@@ -65,9 +65,10 @@ TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
     _BUILD, _UPDOWN, _BWRAP, _WBASE, _BASE, _GROUP, _EMPTY, _FWRAP, _REMOV, _RSTACK,
     _OPILE, _OHGT, _ODOWN, _OCELL, _ORES, _ORLEN, _OFND, _OFLEN, _OTOPM, _ONFND,
     _ORANK, _OSUIT, _OCOL, _OBTS, _OBTL, _OHID, _ORCS, _ORCL, _OFPOS, _NS, _NCST,
-    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED,
-) = range(48)  # fmt: skip
-NL = 48
+    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY,
+) = range(50)  # fmt: skip
+NL = 50
+ALL_PILES = 0xFFFF  # the index of a deal onto every pile (the engine's -1)
 # Build policies, group moves and space policies as numbers (pack.py maps the rule-set's strings).
 BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
 GROUP = {"none": 0, "build": 1, "same-suit": 2, "whole-pile": 3}
@@ -172,8 +173,21 @@ def _accepts_empty(S, L, C, card):
 
 
 # Move generation ----------------------------------------------------------------------------------------
-def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall, waste_only):
-    """The single-card moves of one source card (to a foundation, onto piles, to the space, to a cell)."""
+def _to_spaces(S, L, out, pos, area, si, cnt, space, ordered):
+    """Moves of ``cnt`` cards to the first empty pile ``space`` or, while the piles are ordered (a stock deals
+    onto them), to every empty pile."""
+    if not ordered:
+        out[pos] = _pack(area, si, TAB, space, cnt)
+        return pos + 1
+    for j in range(space, L[_P]):
+        if S[L[_OHGT] + j] == 0:
+            out[pos] = _pack(area, si, TAB, j, cnt)
+            pos += 1
+    return pos
+
+
+def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall, waste_only, ordered):
+    """The single-card moves of one source card (to a foundation, onto piles, to the spaces, to a cell)."""
     fi = _fits_found(S, L, C, card)
     if fi >= 0:
         out[pos] = _pack(area, si, FND, fi, 1)
@@ -189,9 +203,8 @@ def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall, waste_only
                     pos += 1
                 m >>= 1
                 j += 1
-    if space >= 0 and to_tab and _accepts_empty(S, L, C, card) and (area != TAB or tall):
-        out[pos] = _pack(area, si, TAB, space, 1)
-        pos += 1
+    if space >= 0 and to_tab and _accepts_empty(S, L, C, card) and (ordered or area != TAB or tall):
+        pos = _to_spaces(S, L, out, pos, area, si, 1, space, ordered)
     if free >= 0 and area != CEL:
         out[pos] = _pack(area, si, CEL, free, 1)
         pos += 1
@@ -213,6 +226,7 @@ def _gen(S, L, C, out, base):
         out[base] = _pack(RES, rlen - 1, TAB, space, 1)
         return 1
     waste_only = space >= 0 and L[_EMPTY] == 4
+    ordered = L[_STKTAB] != 0 and S[L[_OSLEN]] > 0  # Engine.piles_ordered
     free = -1
     for c in range(L[_NC]):
         if S[L[_OCELL] + c] < 0:
@@ -223,22 +237,24 @@ def _gen(S, L, C, out, base):
         h = S[oh + i]
         if h:
             card = S[op + i * H + h - 1]
-            pos = _card_moves(S, L, C, out, pos, TAB, i, card, space, free, h > 1, waste_only)
+            pos = _card_moves(S, L, C, out, pos, TAB, i, card, space, free, h > 1, waste_only, ordered)
     for c in range(L[_NC]):
         card = S[L[_OCELL] + c]
         if card >= 0:
-            pos = _card_moves(S, L, C, out, pos, CEL, c, card, space, free, False, waste_only)
+            pos = _card_moves(S, L, C, out, pos, CEL, c, card, space, free, False, waste_only, ordered)
     if rlen:
         if L[_RSTACK]:
             card = S[L[_ORES] + rlen - 1]
-            pos = _card_moves(S, L, C, out, pos, RES, rlen - 1, card, space, free, False, waste_only)
+            pos = _card_moves(S, L, C, out, pos, RES, rlen - 1, card, space, free, False, waste_only, ordered)
         else:
             for k in range(rlen):
-                pos = _card_moves(S, L, C, out, pos, RES, k, S[L[_ORES] + k], space, free, False, waste_only)
+                pos = _card_moves(
+                    S, L, C, out, pos, RES, k, S[L[_ORES] + k], space, free, False, waste_only, ordered
+                )
     wlen = S[L[_OWLEN]]
     if wlen:
         card = S[L[_OWST] + wlen - 1]
-        pos = _card_moves(S, L, C, out, pos, WST, 0, card, space, free, False, waste_only)
+        pos = _card_moves(S, L, C, out, pos, WST, 0, card, space, free, False, waste_only, ordered)
     building = L[_BUILD] != 0
     group = L[_GROUP]
     if group != 0 and building and not waste_only:
@@ -262,9 +278,8 @@ def _gen(S, L, C, out, base):
                             pos += 1
                         m >>= 1
                         j += 1
-                if space >= 0 and start > 0 and _accepts_empty(S, L, C, bottom):
-                    out[pos] = _pack(TAB, i, TAB, space, cnt)
-                    pos += 1
+                if space >= 0 and (start > 0 or ordered) and _accepts_empty(S, L, C, bottom):
+                    pos = _to_spaces(S, L, out, pos, TAB, i, cnt, space, ordered)
     if L[_REMOV] and not waste_only:
         for fi in range(L[_F]):
             fl = S[L[_OFLEN] + fi]
@@ -278,11 +293,13 @@ def _gen(S, L, C, out, base):
                         out[pos] = _pack(FND, fi, TAB, j, 1)
                         pos += 1
             if space >= 0 and _accepts_empty(S, L, C, card):
-                out[pos] = _pack(FND, fi, TAB, space, 1)
-                pos += 1
+                pos = _to_spaces(S, L, out, pos, FND, fi, 1, space, ordered)
     slen = S[L[_OSLEN]]
     if slen:
-        out[pos] = _pack(STK, 0, WST, 0, min(L[_DEAL], slen))
+        if L[_STKTAB]:
+            out[pos] = _pack(STK, 0, TAB, ALL_PILES, min(P, slen))
+        else:
+            out[pos] = _pack(STK, 0, WST, 0, min(L[_DEAL], slen))
         pos += 1
     elif wlen and (L[_MAXRED] < 0 or S[L[_ORED]] < L[_MAXRED]):
         out[pos] = _pack(WST, 0, STK, 0, wlen)
@@ -299,9 +316,13 @@ def _repile(S, L, HS, Z, i):
     """Refresh pile ``i``'s term of the piles' multiset sum in both lanes (after its cards or down count)."""
     P = L[_P]
     d = np.uint64(S[L[_ODOWN] + i])
+    ordered = L[_ORDKEY] != 0 and L[_STKTAB] != 0 and S[L[_OSLEN]] > 0  # the key keeps the pile order
     for lane in range(2):
         b = lane * (2 * P + 5)
-        new = _mix(HS[b + i] ^ (d * Z[lane * 7 + 1]))
+        x = HS[b + i] ^ (d * Z[lane * 7 + 1])
+        if ordered:
+            x ^= _zcard(Z, lane, 1, i + 1, 0)
+        new = _mix(x)
         HS[b + 2 * P] = HS[b + 2 * P] - HS[b + P + i] + new
         HS[b + P + i] = new
 
@@ -492,6 +513,25 @@ def _turn(S, L, C, HS, Z, cnt, back):
     _stock_hash(S, L, C, HS, Z)
 
 
+def _deal_piles(S, L, C, HS, Z, cnt, back):
+    """Deal one stock card onto each of the first ``cnt`` piles (``back``: take them back); every pile's key
+    term is refreshed, as the piles' order stops mattering when the stock runs out."""
+    o = L[_OSTK]
+    sl = S[L[_OSLEN]]
+    if back:
+        for j in range(cnt - 1, -1, -1):
+            S[o + sl] = _pile_pop(S, L, C, HS, Z, j)
+            sl += 1
+    else:
+        for j in range(cnt):
+            sl -= 1
+            _pile_push(S, L, C, HS, Z, j, S[o + sl])
+    S[L[_OSLEN]] = sl
+    _stock_hash(S, L, C, HS, Z)
+    for j in range(L[_P]):
+        _repile(S, L, HS, Z, j)
+
+
 def _redeal(S, L, C, HS, Z, back):
     """Turn the waste over into the (empty) stock, counting a redeal (``back``: undo that)."""
     os_, ow = L[_OSTK], L[_OWST]
@@ -515,7 +555,10 @@ def _apply(S, L, C, HS, Z, m):
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
     if src == STK:
-        _turn(S, L, C, HS, Z, cnt, False)
+        if dst == TAB:
+            _deal_piles(S, L, C, HS, Z, cnt, False)
+        else:
+            _turn(S, L, C, HS, Z, cnt, False)
         return 0
     if dst == STK:
         _redeal(S, L, C, HS, Z, False)
@@ -541,7 +584,10 @@ def _undo(S, L, C, HS, Z, m, flip):
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
     if src == STK:
-        _turn(S, L, C, HS, Z, cnt, True)
+        if dst == TAB:
+            _deal_piles(S, L, C, HS, Z, cnt, True)
+        else:
+            _turn(S, L, C, HS, Z, cnt, True)
         return
     if dst == STK:
         _redeal(S, L, C, HS, Z, True)
@@ -880,8 +926,9 @@ def search(st, tab, max_slots, stop_at, S, L, C, HS, Z, stk, frame, path, flips,
 _HELPERS = (
     _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen,
     _hid, _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
-    _cell_set, _reserve_hash, _stock_hash, _take, _put, _turn, _redeal, _apply, _undo, _init_hash, _key,
-    _slot, _rehash, _moved_card, _safe_home, _partial_ok, _stays_home_suit, _score, _children,
+    _cell_set, _reserve_hash, _stock_hash, _take, _put, _turn, _deal_piles, _redeal, _to_spaces, _apply,
+    _undo, _init_hash, _key, _slot, _rehash, _moved_card, _safe_home, _partial_ok, _stays_home_suit, _score,
+    _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)

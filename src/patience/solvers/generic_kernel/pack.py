@@ -28,13 +28,14 @@ __all__ = ["Packed", "engine_key_classes", "from_move", "pack", "to_move"]
 def to_move(m: int) -> Move:
     """The engine's move tuple of kernel move ``m``."""
     m = int(m)
-    return (m & 7, (m >> 6) & 0xFFFF, (m >> 3) & 7, (m >> 22) & 0xFFFF, m >> 38)
+    di = (m >> 22) & 0xFFFF
+    return (m & 7, (m >> 6) & 0xFFFF, (m >> 3) & 7, -1 if di == K.ALL_PILES else di, m >> 38)
 
 
 def from_move(move: Move) -> int:
     """The kernel's int64 of engine move ``move``."""
     src, si, dst, di, cnt = move
-    return src | (dst << 3) | (si << 6) | (di << 22) | (cnt << 38)
+    return src | (dst << 3) | (si << 6) | ((di & 0xFFFF) << 22) | (cnt << 38)
 
 
 def _flat(lists: list[tuple[int, ...]]) -> tuple[list[int], list[int]]:
@@ -195,10 +196,11 @@ def pack(
         K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: len(S), K._NCST: len(C),
         K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
         K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
+        K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour),
     }  # fmt: skip
     for k, v in fields.items():
         L[k] = v
-    frame = (P + NC + NR + 1) * (P + 3) + ncards * (P + 1) + F * (P + 1) + 2
+    frame = (P + NC + NR + 1) * (2 * P + 3) + ncards * (2 * P + 1) + F * (2 * P + 1) + 2
     return Packed(S, L, C, frame, jit)
 
 
