@@ -19,11 +19,13 @@ listed), and the load before and after. CP-SAT runs with ``--workers`` (default 
     python benchmarks/bench_cpsat_full.py --game binary-star -n 100 --limit 30 --formulation steps --out
 
 With ``--out [DIR]`` writes ``cpsat_full_<game>_<formulation>.csv`` (a row per deal, rewritten as it goes)
-and ``.md`` (the summary) there.
+and ``.md`` (the summary) there; ``--only solvitaire`` (or ``cp``, ``dfs``) adds or reruns those columns
+of that CSV, keeping the others.
 """
 
 from __future__ import annotations
 
+import csv
 import time
 from typing import Any
 
@@ -99,6 +101,12 @@ def main() -> None:
     ap.add_argument("--formulation", default=None, help="the CP model's formulation (default steps)")
     ap.add_argument("--workers", type=int, default=1, help="CP-SAT search workers (default 1)")
     ap.add_argument("--no-peer", action="store_true", help="leave Solvitaire out (gaps)")
+    ap.add_argument(
+        "--only",
+        default=None,
+        help="run only these columns (comma-separated: cp, dfs, solvitaire) and keep the other columns of "
+        "the CSV already in the --out folder (to add a solver to an earlier run)",
+    )
     _common.add_out(ap, "cpsat_full_<game>_<formulation>.csv and .md")
     args = ap.parse_args()
     game, default_gen, default_form = GAMES[args.game]
@@ -110,6 +118,16 @@ def main() -> None:
     peer = args.game == "gaps" and not args.no_peer and _solvitaire.available()
     if peer:
         names.append("solvitaire")
+    run_cols = set(names)
+    old: dict[int, dict[str, Any]] = {}
+    if args.only:
+        wanted = {f"cp-{form}" if x == "cp" else x for x in args.only.split(",")}
+        run_cols = wanted & set(names)
+        path = out / f"cpsat_full_{args.game}_{form}.csv" if out else None
+        if path and path.exists():
+            with path.open() as fh:
+                for r in csv.DictReader(fh):
+                    old[int(r["seed"])] = {k: (float(v) if k.endswith("_s") else v) for k, v in r.items()}
     load0 = _common.load()
     print(f"{game}, {gen} deals {args.first}..{args.first + args.deals - 1}, {args.limit:g} s, "
           f"CP-SAT workers {args.workers}; {_common.machine()}", flush=True)  # fmt: skip
@@ -117,18 +135,20 @@ def main() -> None:
     stem = f"cpsat_full_{args.game}_{form}"
     for seed in range(args.first, args.first + args.deals):
         inst = deal(game, seed, gen)
-        row: dict[str, Any] = {"seed": seed}
+        row: dict[str, Any] = {k: v for k, v in old.get(seed, {}).items() if v not in ("", "-")}
+        row["seed"] = seed
         for name, solver in backends.items():
-            v, s = run(solver, inst, args.limit)
-            row.update({name: v, f"{name}_s": round(s, 3)})
-        if peer:
+            if name in run_cols:
+                v, s = run(solver, inst, args.limit)
+                row.update({name: v, f"{name}_s": round(s, 3)})
+        if peer and "solvitaire" in run_cols:
             v, s = _solvitaire.classify_deal(game, to_solvitaire(inst), args.limit)
             row.update({"solvitaire": v, "solvitaire_s": round(s, 3)})
-        row["load"] = _common.load().split("/")[0]
+        row["load" if not args.only else "load_" + args.only] = _common.load().split("/")[0]
         rows.append(row)
         print("  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
         if out:
-            _common.write_csv(out / f"{stem}.csv", rows)
+            _common.write_csv(out / f"{stem}.csv", rows, list(dict.fromkeys(k for r in rows for k in r)))
     head = (
         f"## {game}, {gen} deals {args.first}-{args.first + args.deals - 1}, {args.limit:g} s each"
         f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; load {load0} -> "
