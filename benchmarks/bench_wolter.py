@@ -224,19 +224,15 @@ def rates(args) -> list[str]:
     ]
     t36 = WOLTER["thirty_six_percent"]
     bs = WOLTER["binary_star_percent"]
+    published = {
+        "thirty-six": (t36[0], f"{t36[0]}% (unresolved {t36[1]}%)"),
+        "binary-star": (bs[0], f"{bs[0]}% (lost {bs[1]}%, unresolved {bs[2]}%)"),
+    }
     ex = make_executor("process", args.workers)
     try:
         with open_store(args.db) as store:
-            for game, n, limit, pub, pub_text in (
-                ("thirty-six", args.t36_n, args.t36_limit, t36[0], f"{t36[0]}% (unresolved {t36[1]}%)"),
-                (
-                    "binary-star",
-                    args.bs_n,
-                    args.bs_limit,
-                    bs[0],
-                    f"{bs[0]}% (lost {bs[1]}%, unresolved {bs[2]}%)",
-                ),
-            ):
+            for game, n, limit in args.rates:
+                pub, pub_text = published[game]
                 t0 = time.perf_counter()
                 rows = run_job(Job(game, range(1, n + 1), "auto", limit), store, ex)
                 s = summarize(rows)
@@ -253,6 +249,21 @@ def rates(args) -> list[str]:
     return lines + [""]
 
 
+def _rates(ap: _common.Parser, spec: str) -> list[tuple[str, int, float]]:
+    out = []
+    for part in spec.split(","):
+        game, _, rest = part.partition(":")
+        n, _, limit = rest.partition(":")
+        try:
+            item = (game, int(n), float(limit))
+        except ValueError:
+            ap.error(f"--rates {part!r}: expected GAME:N:SECONDS")
+        if game not in ("thirty-six", "binary-star") or item[1] < 1 or item[2] <= 0:
+            ap.error(f"--rates {part!r}: thirty-six or binary-star, N >= 1, SECONDS > 0")
+        out.append(item)
+    return out
+
+
 def main() -> None:
     ap = _common.Parser(description=__doc__.split("\n")[0])
     ap.add_argument("--study", default=",".join(STUDIES), help=f"comma-separated: {','.join(STUDIES)}")
@@ -267,10 +278,11 @@ def main() -> None:
     ap.add_argument("--shuffle-n", type=int, default=200)
     ap.add_argument("--shuffle-games", default="black-hole,all-in-a-row")
     ap.add_argument("--kmax", type=int, default=10)
-    ap.add_argument("--t36-n", type=int, default=1500)
-    ap.add_argument("--t36-limit", type=float, default=2.0)
-    ap.add_argument("--bs-n", type=int, default=500)
-    ap.add_argument("--bs-limit", type=float, default=3.0)
+    ap.add_argument(
+        "--rates",
+        default="thirty-six:1500:2,thirty-six:200:10,binary-star:500:3,binary-star:100:10",
+        help="GAME:N:SECONDS,... runs of the rates study (thirty-six, binary-star)",
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--db", default="wolter.sqlite", help="results store for removed and rates (resumable)")
     _common.add_out(ap, "wolter.md")
@@ -287,13 +299,12 @@ def main() -> None:
         "inv_nodes",
         "shuffle_n",
         "kmax",
-        "t36_n",
-        "bs_n",
     ):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} {getattr(args, name)}: must be >= 1")
     if args.limit <= 0:
         ap.error(f"--limit {args.limit}: must be > 0")
+    args.rates = _rates(ap, args.rates)
     lines = ["# Wolter 2014 beside this toolkit", "", f"Machine: {_common.machine()}.", ""]
     funcs = {"adjacency": adjacency, "first-move": first_move, "removed": removed, "inversion": inversion,
              "shuffles": shuffles, "rates": rates}  # fmt: skip
