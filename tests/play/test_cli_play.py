@@ -54,7 +54,8 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
     code, out, _ = run(
         "play", "klondike", "-n", "1", "-j", "0", "-p", "hindsight", "--worlds", "1", "--nodes", "50"
     )
-    assert code == 0 and "player hindsight (worlds 1, nodes 50, mode reshuffle, search planning)" in out
+    shown = "player hindsight (worlds 1, nodes 50, mode reshuffle, search planning, escalate 4, fallback heur"
+    assert code == 0 and shown in out
 
 
 @pytest.mark.parametrize(

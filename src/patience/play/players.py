@@ -685,6 +685,8 @@ class _Sample:
     engine: Engine
     plan: list[Move] | None = None
     lost: bool = False
+    tried: int = 0  # the node budget spent in vain since the world last changed (a repair) or progressed
+    mark: tuple[int, int] = (-1, -1)  # (face-down cards, cards home) when ``tried`` was last reset
 
 
 SEARCHES = ("planning", "dfs")
@@ -701,22 +703,27 @@ class HindsightPlayer:
     each world it asks a thoughtful search (``search``, :data:`SEARCHES`; only proven dominances cut, at most
     ``nodes`` nodes) for a winning line from the current position; each line found votes for its first
     move, and the most voted move is played (ties: the higher reward of Donkersteeg's Table 6.1, then at
-    random). With no vote it plays as :class:`HeuristicPlayer`. Safe moves (:func:`donkersteeg_safe_move`)
-    and lone moves are played without searching.
+    random). With no vote the worlds without a line are searched again with ``escalate`` times the
+    budget; with still none it plays as ``fallback``: :class:`HeuristicPlayer` or :class:`MonteCarloPlayer`
+    (5 playouts, reshuffle). Safe moves (:func:`donkersteeg_safe_move`) and lone moves are played without
+    searching.
 
     Between decisions each world follows the moves played. A world whose visible cards no longer match the
-    observation (a card turned up differently) is replaced by a new sample; the others stay, which keeps
-    the pool uniform among the consistent arrangements (a uniform sample conditioned on still matching is
-    uniform on the matching ones). A world's line stays valid while the moves played follow it, so it
-    votes again without a new search; a world the search proved lost stays lost (no line from a position
-    means none from any position after it) and is not searched again.
+    observation (a card turned up differently) is repaired (:func:`_repair`: the card seen is swapped into
+    place from the world's hidden places, which keeps a uniform world uniform among the arrangements
+    consistent with the observation). A world's line stays valid while the moves played follow it (after a
+    repair, while it still replays to a win), so it votes again without a new search; a world the search
+    proved lost stays lost until a repair changes it (no line from a position means none from any position
+    after it) and is not searched again.
     """
 
     version: ClassVar[int] = 2
-    worlds: int = 8
-    nodes: int = 1500
+    worlds: int = 6
+    nodes: int = 1000
     mode: str = "reshuffle"
     search: str = "planning"
+    escalate: int = 4
+    fallback: str = "heuristic"
     name: str = "hindsight"
     _pool: list[_Sample] = field(default_factory=list, repr=False)
     _synced: int = field(default=0, repr=False)
@@ -726,8 +733,10 @@ class HindsightPlayer:
             raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
         if self.search not in SEARCHES:
             raise ValueError(f"search {self.search!r}: one of {', '.join(SEARCHES)}")
-        if self.worlds < 1 or self.nodes < 1:
-            raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}: both must be >= 1")
+        if self.worlds < 1 or self.nodes < 1 or self.escalate < 1:
+            raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}, escalate {self.escalate}: each >= 1")
+        if self.fallback not in ("heuristic", "mc"):
+            raise ValueError(f"fallback {self.fallback!r}: one of heuristic, mc")
 
     @property
     def peeks(self) -> bool:
@@ -745,6 +754,10 @@ class HindsightPlayer:
                 w.engine.apply(m)
                 w.plan = w.plan[1:] if w.plan and w.plan[0] == m else None
         self._synced = len(obs.history)
+        for w in self._pool:
+            mark = (sum(w.engine.down), w.engine.foundation_cards())
+            if mark != w.mark:  # progress: a card turned up or sent home
+                w.mark, w.tried = mark, 0
         want = _visible(obs)
         keep = []
         for w in self._pool:
@@ -752,27 +765,32 @@ class HindsightPlayer:
                 if not _repair(w.engine, obs):
                     continue
                 w.lost = False
+                w.tried = 0
                 if w.plan and not _still_wins(w.engine, w.plan):
                     w.plan = None
             keep.append(w)
         self._pool = keep
 
-    def _line(self, w: _Sample) -> None:
-        """Search world ``w`` from its position unless it has a line or is proven lost."""
-        if w.plan or w.lost:
+    def _line(self, w: _Sample, nodes: int) -> None:
+        """Search world ``w`` from its position (at most ``nodes`` nodes) unless it has a line, is proven
+        lost, or a search with this budget found nothing since the world last changed or progressed (a card
+        turned up or sent home): a move or two without progress rarely turn a search that ran out into one
+        that wins, and searching again after every move cost most of the player's time."""
+        if w.plan or w.lost or w.tried >= nodes:
             return
+        w.tried = nodes
         if self.search == "planning":
             from ..solvers.base import Limits, Status
             from ..solvers.planning import search_from
 
-            status, plan, _stats = search_from(w.engine, Limits(nodes=self.nodes))
+            status, plan, _stats = search_from(w.engine, Limits(nodes=nodes))
             w.plan = list(plan) if status is Status.SOLVED and plan else None
             w.lost = status is Status.UNSOLVABLE
         else:
             from ..solvers.dfs import DEFAULT_MEMORY_MB, search
             from ..solvers.dfs_prune import features
 
-            out = search(w.engine, features(w.engine.rules), False, time.perf_counter() + 60, self.nodes,
+            out = search(w.engine, features(w.engine.rules), False, time.perf_counter() + 60, nodes,
                          DEFAULT_MEMORY_MB)  # fmt: skip
             w.plan = list(out.moves) if out.won and out.moves else None
             w.lost = out.complete and not out.won
@@ -793,11 +811,16 @@ class HindsightPlayer:
             self._pool.append(_Sample(boards.engine(world)))
         votes: dict[Move, int] = {}
         offered = set(obs.moves)
-        for w in self._pool:
-            self._line(w)
-            if w.plan and w.plan[0] in offered:
-                votes[w.plan[0]] = votes.get(w.plan[0], 0) + 1
+        for budget in (self.nodes, self.nodes * self.escalate):
+            for w in self._pool:
+                self._line(w, budget)
+                if w.plan and w.plan[0] in offered:
+                    votes[w.plan[0]] = votes.get(w.plan[0], 0) + 1
+            if votes or self.escalate <= 1:
+                break
         if not votes:
+            if self.fallback == "mc":
+                return MonteCarloPlayer(playouts=5).choose(obs, rng)
             return HeuristicPlayer().choose(obs, rng)
         top = max(votes.values())
         best = [m for m in obs.moves if votes.get(m) == top]
