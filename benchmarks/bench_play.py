@@ -70,14 +70,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget-mc", type=float, default=600.0, help="seconds per Monte Carlo configuration")
     ap.add_argument("--budget-hs", type=float, default=900.0, help="seconds per hindsight configuration")
     ap.add_argument("--only", default=None, help="run only labels containing this text")
+    ap.add_argument("--draws", default="3,1", help="Klondike draws to run (comma-separated) [3,1]")
+    ap.add_argument("--no-freecell", action="store_true", help="skip the FreeCell rows")
+    ap.add_argument("--suffix", default="", help="added to the output names (play_klondike<suffix>.md)")
     _common.add_out(ap, "play_klondike.md and play_klondike.csv")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = []
     start_load = _common.load()
     for label, game, gen, ov, player, opts, n, budget in configs(args):
+        draw = ov.get("draw", 3)
         if args.only and args.only not in label:
             continue
-        draw = ov.get("draw", 3)
+        if (game == "klondike" and str(draw) not in args.draws.split(",")) or (
+            game == "freecell" and args.no_freecell
+        ):
+            continue
         t0 = time.perf_counter()
         recs = play_many(game, range(1, n + 1), player, opts, ov, gen, budget=budget)
         wall = time.perf_counter() - t0
@@ -113,8 +120,8 @@ def main(argv: list[str] | None = None) -> None:
         "",
         *_common.md_table(rows),
     ]
-    _common.write_lines(out / "play_klondike.md", lines)
-    _common.write_csv(out / "play_klondike.csv", rows)
+    _common.write_lines(out / f"play_klondike{args.suffix}.md", lines)
+    _common.write_csv(out / f"play_klondike{args.suffix}.csv", rows)
 
 
 if __name__ == "__main__":
