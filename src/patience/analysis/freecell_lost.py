@@ -23,12 +23,14 @@ quotes 39 for the standard game, which is this bound; its maximal lost games, ``
 home, reach this one.) A **maximal lost game** is a lost deal whose highest target is the bound.
 
 **Maximal lost game search** (:func:`anneal`): Klaver's "simulated annealing like" card swaps. The deal keeps
-Klaver's fixed frame (the bottom row one suit in rank order, Ace first, that suit's King on its Ace: that
-suit is then stuck until the very end), and each step tries ``candidates`` random swaps of two other
-cards, scores each by a complete search (lost: its highest target; won or undecided within the limit: not a
-candidate), and makes the best lost swap, or now and then (``explore``) one of the next best score, so it
-can leave a local maximum (even when the best swap is worse than the deal it has); after ``stall`` steps
-without progress it returns to the best deal found. It stops at the bound.
+Klaver's fixed frame (the bottom row one suit in rank order, Ace first, that suit's top card on its Ace:
+no card of that suit goes home before the top card leaves the Ace for a free cell or space, which is how a
+maximal lost game ends, that suit's cards filling every place). Each step tries ``candidates`` random swaps
+of two other cards (``scan``: more, until one beats the current deal, as Klaver tried most of them), scores
+each by a complete search (lost: its highest target; won or undecided within the limit: not a candidate),
+and makes the best lost swap, or now and then (``explore``) one of the next best score, so it can leave a
+local maximum (even when the best swap is worse than the deal it has); after ``stall`` steps without
+progress it returns to the best deal found. It stops at the bound.
 
 **Fewest free cells** (:func:`fewest_cells`): the deal solved with ``cells = 0, 1, 2, ...`` until it is won
 (more cells never lose a won deal: the extra cells may stay empty).
