@@ -184,3 +184,11 @@ def test_start_frame_keeps_klavers_frame_of_a_given_deal():
     assert frame[(0, 0)] == Card(1, 3) and frame[(0, 1)] == Card(13, 3)  # KS on AS
     assert len(frame) == 9 and all(c.suit == 3 for c in frame.values())  # the bottom row of spades
     assert start_frame(deal("freecell", 1).layout.tableau) == {}  # no King on its Ace: nothing fixed
+
+
+@pytest.mark.slow
+def test_survey_in_worker_processes_agrees():
+    cfg = Config.parse("4-5-4-1")
+    here, pool = survey(cfg, 1, 20), survey(cfg, 1, 20, workers=2)
+    rows = [[(v.seed, v.status, v.most) for v in r.verdicts] for r in (here, pool)]
+    assert rows[0] == rows[1]
