@@ -10,6 +10,8 @@ one model. One module per job:
 * :mod:`.data`: :class:`HoleDeal`, the numbers a model reads off a deal;
 * :mod:`.model`: :func:`build_model`, the "table" and "circuit" formulations, the symmetry cuts and
   their soundness proof;
+* :mod:`.steps`: the "steps" formulation (a state per step: pile heights, hole tops), ``auto``'s choice
+  for several holes without a cell (Binary Star);
 * :mod:`.decode`: solution -> events -> engine moves (each checked legal), events -> solution hint;
 * :mod:`.params`: CP-SAT parameters and statistics;
 * :mod:`.presearch`: the bounded DFS tried first, and why its losses are never verdicts;

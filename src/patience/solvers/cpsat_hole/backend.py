@@ -6,7 +6,8 @@
    left. Probing presolve (failed-literal probing) shrinks the position domains a lot but costs 1-3 s,
    which would dominate the median; on the hard deals it is what decides them. A deal on which the
    presearch spent ``probe_nodes`` (20,000) nodes or more without a win starts with the probing stage:
-   the DFS's effort is a cheap sign of a hard deal. Measurements: docs/cpsat-hole-notes.md.
+   the DFS's effort is a cheap sign of a hard deal. Measurements: docs/cpsat-hole-notes.md. The
+   "steps" model (several holes, :mod:`.steps`) runs in one stage: its fixed search has nothing to probe.
 3. UNSOLVABLE only from CP-SAT's infeasibility proof; then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
 
