@@ -120,7 +120,7 @@ def test_limits_give_unknown() -> None:
 
 
 def test_rules_outside_the_kernel_are_unsupported() -> None:
-    for game in ("spider-runs", "golf-solvitaire", "black-hole", "gaps-basic-variant"):
+    for game in ("accordion", "golf-solvitaire", "black-hole", "gaps-basic-variant"):
         got = solve(deal(game, 1), "dfs-jit", Limits(seconds=1))
         assert got.status is Status.UNSUPPORTED, game
         assert "dfs-jit does not support" in got.message

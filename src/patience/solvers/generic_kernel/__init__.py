@@ -39,8 +39,8 @@ def unsupported_features(rules: RuleSet) -> list[str]:
     f, t = rules.foundations, rules.tableau
     if rules.gaps.rows:
         out.append("a Gaps grid")
-    if f.kind != "suits":
-        out.append(f"foundations of kind {f.kind!r} (only 'suits')")
+    if f.kind not in ("suits", "runs"):
+        out.append(f"foundations of kind {f.kind!r} (only 'suits' or 'runs')")
     if rules.stock.size and rules.stock.deal_to == "hole":
         out.append("a stock dealt onto a hole (only onto a waste or the tableau)")
     if t.empty not in SPACE_POLICIES:

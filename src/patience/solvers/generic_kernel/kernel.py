@@ -65,9 +65,9 @@ TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
     _BUILD, _UPDOWN, _BWRAP, _WBASE, _BASE, _GROUP, _EMPTY, _FWRAP, _REMOV, _RSTACK,
     _OPILE, _OHGT, _ODOWN, _OCELL, _ORES, _ORLEN, _OFND, _OFLEN, _OTOPM, _ONFND,
     _ORANK, _OSUIT, _OCOL, _OBTS, _OBTL, _OHID, _ORCS, _ORCL, _OFPOS, _NS, _NCST,
-    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY,
-) = range(50)  # fmt: skip
-NL = 50
+    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY, _FRUNS,
+) = range(51)  # fmt: skip
+NL = 51
 ALL_PILES = 0xFFFF  # the index of a deal onto every pile (the engine's -1)
 # Build policies, group moves and space policies as numbers (pack.py maps the rule-set's strings).
 BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
@@ -188,7 +188,7 @@ def _to_spaces(S, L, out, pos, area, si, cnt, space, ordered):
 
 def _card_moves(S, L, C, out, pos, area, si, card, space, free, tall, waste_only, ordered):
     """The single-card moves of one source card (to a foundation, onto piles, to the spaces, to a cell)."""
-    fi = _fits_found(S, L, C, card)
+    fi = -1 if L[_FRUNS] else _fits_found(S, L, C, card)
     if fi >= 0:
         out[pos] = _pack(area, si, FND, fi, 1)
         pos += 1
@@ -280,7 +280,31 @@ def _gen(S, L, C, out, base):
                         j += 1
                 if space >= 0 and (start > 0 or ordered) and _accepts_empty(S, L, C, bottom):
                     pos = _to_spaces(S, L, out, pos, TAB, i, cnt, space, ordered)
-    if L[_REMOV] and not waste_only:
+    if L[_FRUNS]:
+        # Complete runs King..Ace of one suit go home as one move, to the first empty foundation (Spider).
+        slot = -1
+        for fi in range(L[_F]):
+            if S[L[_OFLEN] + fi] == 0:
+                slot = fi
+                break
+        R = L[_R]
+        if slot >= 0:
+            for i in range(P):
+                n = S[oh + i]
+                o = op + i * H
+                if n - S[L[_ODOWN] + i] < R or C[L[_ORANK] + S[o + n - 1]] != 1:
+                    continue
+                start = n - R
+                ok = C[L[_ORANK] + S[o + start]] == R
+                for k in range(start + 1, n):
+                    if not ok:
+                        break
+                    a, b = S[o + k], S[o + k - 1]
+                    ok = C[L[_OSUIT] + a] == C[L[_OSUIT] + b] and C[L[_ORANK] + a] == C[L[_ORANK] + b] - 1
+                if ok:
+                    out[pos] = _pack(TAB, i, FND, slot, R)
+                    pos += 1
+    if L[_REMOV] and not waste_only and not L[_FRUNS]:
         for fi in range(L[_F]):
             fl = S[L[_OFLEN] + fi]
             if fl == 0:
@@ -565,6 +589,13 @@ def _apply(S, L, C, HS, Z, m):
         return 0
     if src == TAB and dst == TAB:
         _transfer(S, L, C, HS, Z, si, di, cnt)
+    elif cnt > 1:  # a complete run home (foundations of kind runs)
+        o = L[_OPILE] + si * L[_H]
+        h = S[L[_OHGT] + si]
+        for k in range(cnt):
+            _found_push(S, L, HS, Z, di, S[o + h - cnt + k])
+        for _ in range(cnt):
+            _pile_pop(S, L, C, HS, Z, si)
     else:
         _put(S, L, C, HS, Z, dst, di, _take(S, L, C, HS, Z, src, si))
     flip = 0
@@ -596,6 +627,13 @@ def _undo(S, L, C, HS, Z, m, flip):
         S[L[_ODOWN] + si] += 1
     if src == TAB and dst == TAB:
         _transfer(S, L, C, HS, Z, di, si, cnt)
+    elif cnt > 1:  # a complete run back from its foundation
+        o = L[_OFND] + di * L[_FH]
+        fl = S[L[_OFLEN] + di]
+        for k in range(cnt):
+            _pile_push(S, L, C, HS, Z, si, S[o + fl - cnt + k])
+        for _ in range(cnt):
+            _found_pop(S, L, HS, Z, di)
     else:
         _put(S, L, C, HS, Z, src, si, _take(S, L, C, HS, Z, dst, di))
     if src == TAB:

@@ -196,11 +196,11 @@ def pack(
         K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: len(S), K._NCST: len(C),
         K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
         K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
-        K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour),
+        K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour), K._FRUNS: int(e.fkind == "runs"),
     }  # fmt: skip
     for k, v in fields.items():
         L[k] = v
-    frame = (P + NC + NR + 1) * (2 * P + 3) + ncards * (2 * P + 1) + F * (2 * P + 1) + 2
+    frame = (P + NC + NR + 1) * (2 * P + 3) + ncards * (2 * P + 1) + F * (2 * P + 1) + P + 2
     return Packed(S, L, C, frame, jit)
 
 
