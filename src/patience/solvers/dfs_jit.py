@@ -1,5 +1,5 @@
-"""The ``dfs-jit`` backend: the ``dfs`` search of the rearrangement games with suit foundations, run by the
-compiled generic kernel.
+"""The ``dfs-jit`` backend: the ``dfs`` search of the rearrangement games with suit or run foundations, run
+by the compiled generic kernel.
 
 Same search as :func:`patience.solvers.dfs.search` (a streamlined phase with ``streamline_share`` of the
 budget, then the complete search; the proven dominances of :mod:`.dominance` chosen by ``Dominances(engine,
@@ -53,7 +53,7 @@ class DfsJitOptions:
 
 
 class DfsJitSolver(Backend):
-    """Compiled depth-first search for the rearrangement games with suit foundations (module docstring)."""
+    """Compiled depth-first search for the games with suit or run foundations (module docstring)."""
 
     name = "dfs-jit"
     Options = DfsJitOptions

@@ -8,18 +8,19 @@
   backend registry (it imports neither numpy nor numba).
 
 Scope (rule features, never game names): the games with foundations built up by suit (one or several decks,
-any base, wrap-around), none of a Gaps grid, a row game (Accordion), cards set aside or a stock dealt onto a
-hole. A stock dealt onto a waste (any number at a time, limited or unlimited redeals) or onto the tableau (one
-card a pile, the piles' order kept in the key while it lasts); tableau building of every kind the engine has
-(none, any suit, alternate colour, same suit; down or up-down; wrap, also from the base), single-card moves
-and the engine's group moves (``build``, ``same-suit``, ``whole-pile``), spaces filled by any card, by Kings,
-by nothing or by the reserve first (Canfield's two policies; not Fortune's Favor's waste-then-stock); free
-cells (also prefilled), a reserve (stacked or not), face-down cards, worrying back. That is the FreeCell
-family, Streets and Alleys, Beleaguered Castle, Stronghold, Siegecraft, King Albert, Raglan, Fan, Somerset,
-Spanish Patience, Alpha/Delta Star, the Canisters, Thirty, Simple Simon, Mrs Mop, Northwest Territory,
-Klondike (thoughtful), Canfield, Thirty Six, Trigon, Spider, Spiderette, Will O' The Wisp and East Haven today
+any base, wrap-around) or taking complete King..Ace runs (Spider's), none of a Gaps grid, a row game
+(Accordion), cards set aside or a stock dealt onto a hole. A stock dealt onto a waste (any number at a time,
+limited or unlimited redeals) or onto the tableau (one card a pile, the piles' order kept in the key while it
+lasts); tableau building of every kind the engine has (none, any suit, alternate colour, same suit; down or
+up-down; wrap, also from the base), single-card moves and the engine's group moves (``build``, ``same-suit``,
+``whole-pile``), spaces filled by any card, by Kings, by nothing or by the reserve first (Canfield's two
+policies; not Fortune's Favor's waste-then-stock); free cells (also prefilled), a reserve (stacked or not),
+face-down cards, worrying back. That is the FreeCell family, Streets and Alleys, Beleaguered Castle,
+Stronghold, Siegecraft, King Albert, Raglan, Fan, Somerset, Spanish Patience, Alpha/Delta Star, the Canisters,
+Thirty, Simple Simon, Mrs Mop, Northwest Territory, Klondike (thoughtful), Canfield, Thirty Six, Trigon,
+Spider, Spiderette, Will O' The Wisp (also with run foundations) and East Haven today
 (``tests/solvers/test_generic_kernel.py`` finds them from the predicate, so a new game with these features is
-covered by itself). Not covered: Spider's run foundations, holes, Gaps, Accordion.
+covered by itself). Not covered: holes (Black Hole, Golf), Gaps, Accordion, Fortune's Favor.
 """
 
 from __future__ import annotations
