@@ -130,7 +130,8 @@ def ms(first: int, last: int, backends: list[str], limit: float) -> tuple[list[s
 
 
 def versus_solvitaire(games: list[str], n: int, limit: float) -> tuple[list[str], list[dict]]:
-    """Part 3: dfs-jit against Solvitaire on Solvitaire's seeds 1..n."""
+    """Part 3: dfs-jit against Solvitaire on Solvitaire's seeds 1..n (games whose rules differ from the
+    preset's run too, flagged, and their disagreements are not conflicts)."""
     from patience.rules import load_game
 
     lines = [f"## dfs-jit vs Solvitaire, Solvitaire's seeds 1-{n}, {limit:g} s a deal", ""]
@@ -140,8 +141,9 @@ def versus_solvitaire(games: list[str], n: int, limit: float) -> tuple[list[str]
     conflicts = []
     for game in games:
         gf = load_game(game).file
-        if not gf.solvitaire_name or gf.solvitaire_differs:
+        if not gf.solvitaire_name:
             continue
+        same = not gf.solvitaire_differs  # else both run, and a W/L disagreement is no conflict
         ours = _common.solve_all(
             _common.tasks(game, range(1, n + 1), "dfs-jit", limit, generator="solvitaire")
         )
@@ -152,10 +154,12 @@ def versus_solvitaire(games: list[str], n: int, limit: float) -> tuple[list[str]
             v, s = _solvitaire.classify_seed(gf.solvitaire_name, seed, limit)
             v_peer[seed] = v
             t_peer += s
-        conflicts += [(game, s) for s in v_ours if {v_ours[s], v_peer[s]} == {"W", "L"}]
+        if same:
+            conflicts += [(game, s) for s in v_ours if {v_ours[s], v_peer[s]} == {"W", "L"}]
         a, b = Counter(v_ours.values()), Counter(v_peer.values())
         row = dict(
-            part="solvitaire", game=game, deals=n, jit=f"{a['W']}/{a['L']}/{n - a['W'] - a['L']}",
+            part="solvitaire", game=game, rules="same" if same else "differ", deals=n,
+            jit=f"{a['W']}/{a['L']}/{n - a['W'] - a['L']}",
             solvitaire=f"{b['W']}/{b['L']}/{n - b['W'] - b['L']}",
             jit_s=round(sum(r.seconds for r in ours), 1), solvitaire_s=round(t_peer, 1), load=load(),
         )  # fmt: skip
@@ -165,7 +169,8 @@ def versus_solvitaire(games: list[str], n: int, limit: float) -> tuple[list[str]
         "won/lost/unknown; seconds are the sums over the deals (ours: the solve, Solvitaire: its process).",
         "",
     ]
-    lines += _common.md_table(rows, ["game", "deals", "jit", "solvitaire", "jit_s", "solvitaire_s", "load"])
+    keys = ["game", "rules", "deals", "jit", "solvitaire", "jit_s", "solvitaire_s", "load"]
+    lines += _common.md_table(rows, keys)
     unk_j = sum(int(r["jit"].split("/")[2]) for r in rows)
     unk_s = sum(int(r["solvitaire"].split("/")[2]) for r in rows)
     lines += [
