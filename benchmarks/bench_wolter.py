@@ -108,9 +108,9 @@ def removed(args) -> list[str]:
         "them, so every lost deal's maximum is exact). Conventions: "
         + "; ".join(f"**{k}**: {v}" for k, v in CONVENTIONS.items()),
         "",
-        "| game | deals | won | lost (exact max) | left out | mean moved | mean home | published mean | "
-        "time | load |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| game | deals | won | lost (exact max) | left out | mean moved | mean home | 95% interval "
+        "(published's convention) | published mean | inside | time | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     hists = []
     ex = make_executor("process", args.workers)
@@ -125,7 +125,9 @@ def removed(args) -> list[str]:
                 conv = "home" if game == "binary-star" else "moved"
                 lines.append(
                     f"| {game} | {n} | {r.won} | {r.lost} | {r.undecided + r.inexact} | "
-                    f"{r.mean('moved'):.2f} | {r.mean('home'):.2f} | {pub} ({conv}) | {secs:.0f} s | "
+                    f"{r.mean('moved'):.2f} | {r.mean('home'):.2f} | "
+                    f"[{r.mean_interval(conv)[0]:.2f}, {r.mean_interval(conv)[1]:.2f}] | {pub} ({conv}) | "
+                    f"{pub_inside(r, conv, pub)} | {secs:.0f} s | "
                     f"{_common.load()} |"
                 )
                 hists.append(
@@ -135,6 +137,11 @@ def removed(args) -> list[str]:
     finally:
         ex.close()
     return lines + ["", *hists, ""]
+
+
+def pub_inside(r, conv: str, pub: float) -> bool:
+    lo, hi = r.mean_interval(conv)
+    return lo <= pub <= hi
 
 
 def inversion(args) -> list[str]:

@@ -61,6 +61,8 @@ def test_counting_conventions() -> None:
     assert r.histogram() == {10: 1, 51: 1} and r.histogram("home") == {11: 1, 52: 1}
     assert r.histogram(lost_only=True) == {10: 1}
     assert r.mean() == 30.5 and r.mean("home") == 31.5
+    lo, hi = r.mean_interval()
+    assert lo < 30.5 < hi and r.mean_interval("home")[0] == lo + 1
     with pytest.raises(ValueError, match="convention"):
         r.mean("tableau")
 

@@ -63,6 +63,16 @@ class Removed:
         n = self.counted
         return sum(k * v for k, v in self.moved.items()) / n + _shift(self, convention) if n else float("nan")
 
+    def mean_interval(self, convention: str = "moved", z: float = 1.96) -> tuple[float, float]:
+        """Normal-approximation 95% interval of the mean (sample standard deviation / sqrt(n))."""
+        n = self.counted
+        if n < 2:
+            return (float("nan"), float("nan"))
+        m = self.mean("moved")
+        var = sum(v * (k - m) ** 2 for k, v in self.moved.items()) / (n - 1)
+        half = z * (var / n) ** 0.5
+        return (self.mean(convention) - half, self.mean(convention) + half)
+
 
 def _shift(r: Removed, convention: str) -> int:
     if convention not in CONVENTIONS:

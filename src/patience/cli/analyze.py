@@ -200,6 +200,7 @@ def removed_cmd(
                 "won": r.won, "lost": r.lost,
                 "undecided": r.undecided, "inexact": r.inexact, "conventions": CONVENTIONS,
                 "mean": {c: r.mean(c) for c in CONVENTIONS},
+                "mean_interval95": {c: list(r.mean_interval(c)) for c in CONVENTIONS},
                 "histogram": {c: {str(k): v for k, v in r.histogram(c).items()} for c in CONVENTIONS},
                 "published_mean": {"value": pub, "convention": pub_convention} if pub is not None else None,
                 "wall_seconds": wall,
@@ -213,7 +214,8 @@ def removed_cmd(
     )
     for c, what in CONVENTIONS.items():
         note = f"   (published, Wolter 2014: {pub})" if pub is not None and c == pub_convention else ""
-        click.echo(f"mean, {c}: {r.mean(c):.2f}{note}   [{what}]")
+        lo, hi = r.mean_interval(c)
+        click.echo(f"mean, {c}: {r.mean(c):.2f} (95% {lo:.2f}-{hi:.2f}){note}   [{what}]")
     click.echo("most cards removed (moved | home)   deals")
     shift = r.dealt_home
     for k, v in r.histogram("moved").items():
