@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget-mc", type=float, default=600.0, help="seconds per Monte Carlo configuration")
     ap.add_argument("--budget-hs", type=float, default=900.0, help="seconds per hindsight configuration")
     ap.add_argument("--only", default=None, help="run only labels containing this text")
+    ap.add_argument("--skip", default=None, help="skip labels containing this text")
     ap.add_argument("--draws", default="3,1", help="Klondike draws to run (comma-separated) [3,1]")
     ap.add_argument("--no-freecell", action="store_true", help="skip the FreeCell rows")
     ap.add_argument("--suffix", default="", help="added to the output names (play_klondike<suffix>.md)")
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     start_load = _common.load()
     for label, game, gen, ov, player, opts, n, budget in configs(args):
         draw = ov.get("draw", 3)
-        if args.only and args.only not in label:
+        if (args.only and args.only not in label) or (args.skip and args.skip in label):
             continue
         if (game == "klondike" and str(draw) not in args.draws.split(",")) or (
             game == "freecell" and args.no_freecell
