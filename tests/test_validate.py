@@ -53,6 +53,8 @@ def _first_won(game: str, overrides: dict) -> tuple[Instance, list[dict]]:
         ("klondike-thoughtful", {"suits": 2, "ranks": 6, "piles": 3, "stock": 6}),
         ("spider-1-suit", {"ranks": 5, "decks": 2, "piles": 3, "stock": 3}),
         ("canfield", {"suits": 2, "ranks": 5, "reserve": 3, "stock": 4}),
+        ("accordion-knuth", {"piles": 10, "deck.dealt": 10}),
+        ("fortunes-favor", {"suits": 2, "ranks": 7, "stock": 8, "piles": 2}),
     ],
 )
 def test_small_wins_replay(game: str, overrides: dict) -> None:
@@ -165,3 +167,24 @@ def test_gaps_bad_card_is_a_named_move_format_error(card: object) -> None:
     report = replay(inst, bad)
     assert not report.ok and report.index == 1
     assert report.rule == "move format" and "bad card" in report.error
+
+
+def test_row_and_waste_then_stock_moves_named() -> None:
+    """Accordion's row rules and Fortune's Favor's forced fills are named rules with their move index."""
+    inst = deal("accordion-knuth", 3, "solvitaire")  # 8C AD 9D JH 4H 2H 6D 7H TD ...
+    ok = {"card": "AD", "from": "tableau:1", "to": "tableau:0", "count": 1}  # no match: AD on 8C
+    report = replay(inst, [ok])
+    assert not report.ok and report.index == 0 and report.rule == "row.match=same-suit/same-rank"
+    two = {"card": "9D", "from": "tableau:2", "to": "tableau:0", "count": 1}  # two places left
+    assert replay(inst, [two]).rule == "row.distances=1/3"
+    home = {"card": "8C", "from": "tableau:0", "to": "foundation:0", "count": 1}
+    assert replay(inst, [home]).rule == "row"
+    ff = deal("fortunes-favor", 1, "solvitaire")  # tableau 5H 8S JC 7S 7H 8D 6D 2C ...; stock top 8C
+    moves = [
+        {"card": "2C", "from": "tableau:7", "to": "foundation:0", "count": 1},  # opens a space
+        {"from": "stock", "to": "waste", "count": 1},  # the stock's top must fill it instead
+    ]
+    report = replay(ff, moves)
+    assert not report.ok and report.index == 1 and report.rule == "tableau.empty=waste-then-stock"
+    moves[1] = {"card": "8C", "from": "stock", "to": "tableau:7", "count": 1}
+    assert replay(ff, moves).ok
