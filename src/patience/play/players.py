@@ -29,12 +29,13 @@ What Donkersteeg 2010 states, and what we chose where he does not (his rules are
 * Monte Carlo + heuristics (section 6.3): ties among the best Monte Carlo moves broken by the rewards of
   his Table 6.1 (:func:`reward`); the exact order of the table's lines is ours.
 
-Measured against his Tables 6.2 and 6.3 (``benchmarks/out/play_klondike.md``), Player R as stated wins
-fewer draw-3 games than his 11.4% and more draw-1 games than his 23.8%. Under every cap and window we
-tried the random player's wins do not change (the loss is a dead position, not a cut), so the gap is in
-the move choice. His wins take 113.5 rounds on average, ours about 190 moves, 90 of them stock turns: a
-uniform choice turns the stock far more often than his player did. With ``stock='last'`` (turn only when
-nothing else is offered) our draw-3 rate and moves per win come close to his; draw 1 stays above his.
+Measured against his Tables 6.2 and 6.3 (``benchmarks/out/play_klondike.md``, seeds 1-2000, Wilson 95%),
+Player R as stated wins 5.9% [4.9, 7.1] of draw-3 games against his 11.4%, and 36.2% [34.1, 38.4] of
+draw-1 games against his 23.8%. No cap or window changes our wins (the loss is a dead position, not a
+cut), so the gap is in the move choice. His wins take 113.5 rounds on average, ours 188 moves, about 90 of
+them stock turns and redeals: a uniform choice turns the stock far more often than his player did. With
+``stock='last'`` (turn only when nothing else is offered) we win 9.9% [8.6, 11.3] of draw-3 games in 120
+moves per win, close to his; draw 1 stays at 37.1% [35.0, 39.3], above his under every variant tried.
 
 Safe foundation moves, two strengths:
 
