@@ -25,6 +25,7 @@ import time
 
 import _common
 
+_MOVES = {"Figure 22": "2,464,221", "Figure 25": "136"}  # Klaver's exhaustive search, moves (section 5.4)
 CONFIGS_MAXIMAL = {"8-10-4-1": "Figures 22, 25", "6-10-4-3": "Figure 23", "3-10-4-6": "Figure 24"}
 
 
@@ -145,6 +146,7 @@ def main(argv: list[str]) -> int:
                 "highest target": v.most if v.most is not None else "-",
                 "bound": upper_bound(Config.of(inst)),
                 "nodes": v.nodes,
+                "published exhaustive moves": _MOVES.get(f.figure, "-"),
                 "s": f"{v.seconds:.1f}",
             }
         )
