@@ -20,7 +20,7 @@ listed), and the load before and after. CP-SAT runs with ``--workers`` (default 
 
 With ``--out [DIR]`` writes ``cpsat_full_<game>_<formulation>.csv`` (a row per deal, rewritten as it goes)
 and ``.md`` (the summary) there; ``--only solvitaire`` (or ``cp``, ``dfs``) adds or reruns those columns
-of that CSV, keeping the others.
+of that CSV, keeping the others (``--only none``: just the summary of that CSV).
 """
 
 from __future__ import annotations
@@ -144,15 +144,20 @@ def main() -> None:
         if peer and "solvitaire" in run_cols:
             v, s = _solvitaire.classify_deal(game, to_solvitaire(inst), args.limit)
             row.update({"solvitaire": v, "solvitaire_s": round(s, 3)})
-        row["load" if not args.only else "load_" + args.only] = _common.load().split("/")[0]
+        if run_cols:
+            row["load" if not args.only else "load_" + args.only] = _common.load().split("/")[0]
         rows.append(row)
         print("  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
         if out:
             _common.write_csv(out / f"{stem}.csv", rows, list(dict.fromkeys(k for r in rows for k in r)))
+    loads = sorted(
+        float(v) for r in rows for k, v in r.items() if k.startswith("load") and v not in ("", "-")
+    )
+    seen = f"; 1-min load at the rows {loads[0]:.1f}-{loads[-1]:.1f}" if loads else ""
     head = (
         f"## {game}, {gen} deals {args.first}-{args.first + args.deals - 1}, {args.limit:g} s each"
         f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; load {load0} -> "
-        f"{_common.load()} (1/5/15 min) on {_common.machine().split(', ')[1]}, shared."
+        f"{_common.load()} (1/5/15 min) on {_common.machine().split(', ')[1]}, shared{seen}."
     )
     lines = summary(rows, names, head)
     print("\n".join(lines))
