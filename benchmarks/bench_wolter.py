@@ -109,7 +109,7 @@ def removed(args) -> list[str]:
         + "; ".join(f"**{k}**: {v}" for k, v in CONVENTIONS.items()),
         "",
         "| game | deals | won | lost (exact max) | left out | mean moved | mean home | 95% interval "
-        "(published's convention) | published mean | inside | time | load |",
+        "(published's convention) | published mean | inside | solve time (this run) | load |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     hists = []
@@ -127,7 +127,7 @@ def removed(args) -> list[str]:
                     f"| {game} | {n} | {r.won} | {r.lost} | {r.undecided + r.inexact} | "
                     f"{r.mean('moved'):.2f} | {r.mean('home'):.2f} | "
                     f"[{r.mean_interval(conv)[0]:.2f}, {r.mean_interval(conv)[1]:.2f}] | {pub} ({conv}) | "
-                    f"{pub_inside(r, conv, pub)} | {secs:.0f} s | "
+                    f"{pub_inside(r, conv, pub)} | {r.seconds:.0f} s ({secs:.0f} s now) | "
                     f"{_common.load()} |"
                 )
                 hists.append(
@@ -226,7 +226,7 @@ def rates(args) -> list[str]:
         "Wilson 95% interval (unknowns count as losses for the lower bound, as wins for the upper).",
         "",
         "| game | N | limit | won | lost | unknown | our interval | published won | inside | decided win % | "
-        "wall | load |",
+        "solve time (this run) | load |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     t36 = WOLTER["thirty_six_percent"]
@@ -249,7 +249,8 @@ def rates(args) -> list[str]:
                 lines.append(
                     f"| {game} | {n} | {limit:g} s | {e.wins} | {e.losses} | {e.unknowns} | [{lo}, {hi}] | "
                     f"{pub_text} | {e.contains(pub)} | {_pct(e.wins, decided)} | "
-                    f"{time.perf_counter() - t0:.0f} s | {_common.load()} |"
+                    f"{sum(r.seconds for r in rows):.0f} s ({time.perf_counter() - t0:.0f} s now) | "
+                    f"{_common.load()} |"
                 )
     finally:
         ex.close()

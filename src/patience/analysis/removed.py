@@ -45,6 +45,7 @@ class Removed:
     undecided: int = 0  # unknown or error
     inexact: int = 0  # lost, but the most cards removed is only a lower bound
     moved: dict[int, int] = field(default_factory=dict)  # most cards moved -> deals (won and lost)
+    seconds: float = 0.0  # solving time over all deals, as stored (a resumed run counts earlier work too)
 
     @property
     def counted(self) -> int:
@@ -90,6 +91,7 @@ def removed_from_rows(game: str, rules: RuleSet, rows: Iterable[Any]) -> Removed
     dealt, win = _sizes(rules)
     out = Removed(game, dealt, win)
     for row in rows:
+        out.seconds += float(getattr(row, "seconds", 0.0) or 0.0)
         if row.status == "solved":
             out.won += 1
             out.moved[win] = out.moved.get(win, 0) + 1
