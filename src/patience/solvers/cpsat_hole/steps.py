@@ -242,9 +242,13 @@ def _neg(x: Any) -> Any:
 
 def _clause(m: cp_model.CpModel, lits: list[Any]) -> None:
     """Add ``or(lits)``; the constants 0/1 among them are folded in."""
-    if any(isinstance(x, int) and x == 1 for x in lits):
-        return
-    rest = [x for x in lits if not isinstance(x, int)]
+    rest = []
+    for x in lits:
+        if isinstance(x, int):
+            if x:
+                return
+        else:
+            rest.append(x)
     m.add_bool_or(rest) if rest else m.add_bool_or([m.new_constant(0)])
 
 
