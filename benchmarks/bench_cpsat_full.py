@@ -156,8 +156,9 @@ def main() -> None:
     seen = f"; 1-min load at the rows {loads[0]:.1f}-{loads[-1]:.1f}" if loads else ""
     head = (
         f"## {game}, {gen} deals {args.first}-{args.first + args.deals - 1}, {args.limit:g} s each"
-        f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; load {load0} -> "
-        f"{_common.load()} (1/5/15 min) on {_common.machine().split(', ')[1]}, shared{seen}."
+        f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; "
+        + (f"load {load0} -> {_common.load()} (1/5/15 min) " if run_cols else "")
+        + f"on {_common.machine().split(', ')[1]}, shared{seen}."
     )
     lines = summary(rows, names, head)
     print("\n".join(lines))
