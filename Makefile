@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/python -m patience.solvers.warm || echo "make: the search kernels did not compile now; they compile on first use"
 	touch $(STAMP)
 
 demo: $(STAMP)

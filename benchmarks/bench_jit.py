@@ -71,7 +71,7 @@ def speed(seeds: int, nodes: int, games: set[str] | None = None) -> tuple[list[s
             got = {}
             for name in ("dfs", "dfs-jit"):
                 r = get_solver(name).solve(inst, limits)
-                s = r.stats["seconds"] - r.stats.get("jit_seconds", 0.0)
+                s = r.stats["seconds"] - r.stats.get("jit_s", 0.0)
                 tot[name][0] += s
                 tot[name][1] += int(r.stats.get("nodes", 0))
                 got[name] = (r.status, r.stats.get("nodes"))

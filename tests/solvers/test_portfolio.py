@@ -30,10 +30,10 @@ def test_auto_picks_portfolio_for_rearrangement_games() -> None:
 
 
 def test_first_stage_that_decides_answers() -> None:
-    """MS FreeCell 3: dfs's 20% decides it, so planning never runs (no planning stats)."""
+    """MS FreeCell 3: dfs-jit's 20% decides it, so planning never runs (no planning stats)."""
     res = solve(deal("freecell", 3, "ms"), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and res.backend == "portfolio"
-    assert res.stats["stage"] == 0 and "dfs_nodes" in res.stats
+    assert res.stats["stage"] == 0 and "dfs-jit_nodes" in res.stats
     assert not any(k.startswith("planning_") for k in res.stats)
 
 
@@ -41,7 +41,7 @@ def test_undecided_stage_passes_the_time_on() -> None:
     """A node limit too small for either stage: both run, the result is UNKNOWN with a reason."""
     res = solve(deal("freecell", 1, "ms"), "portfolio", Limits(seconds=20, nodes=5))
     assert res.status is Status.UNKNOWN and res.reason is not None
-    assert "dfs_nodes" in res.stats and "planning_nodes" in res.stats and "stage" not in res.stats
+    assert "dfs-jit_nodes" in res.stats and "planning_nodes" in res.stats and "stage" not in res.stats
 
 
 def test_one_stage_is_that_backend() -> None:
@@ -64,3 +64,15 @@ def test_one_stage_is_that_backend() -> None:
 def test_bad_stages_are_refused(stages: tuple, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         PortfolioOptions(stages=stages)
+
+
+def test_a_stage_outside_the_kernel_runs_its_fallback() -> None:
+    """dfs-jit's kernel does not cover Fortune's Favor's waste-then-stock spaces: the first stage runs dfs
+    (the same search, uncompiled); with no fallback the portfolio does not support the game at all."""
+    rules = load_game("fortunes-favor").rules
+    assert PortfolioOptions().backend("dfs-jit", rules) == "dfs"
+    assert PortfolioOptions().backend("dfs-jit", load_game("freecell").rules) == "dfs-jit"
+    assert get_solver("portfolio").supports(rules)
+    assert not get_solver("portfolio", fallbacks=()).supports(rules)
+    res = solve(deal("fortunes-favor", 1), "portfolio", Limits(seconds=20))
+    assert res.status is Status.SOLVED and res.stats["stage"] == 0 and "dfs_nodes" in res.stats

@@ -13,7 +13,7 @@ least-recently-used, so node counts equal ``dfs``'s while neither table fills.
 
 Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states met on the path —, ``peak_mb``,
 ``best_foundation``, ``streamlined_nodes``, ``cuts_*``), plus ``compiled`` (1 when numba ran the kernel),
-``jit_seconds`` (compiling or loading the kernel in this call: paid once per process) and ``table_clears``.
+``jit_s`` (compiling or loading the kernel in this call: paid once per process) and ``table_clears``.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class DfsJitSolver(Backend):
             best_foundation=max(max(o["best"] for o in outs), engine.foundation_cards()),
             streamlined_nodes=outs[0]["nodes"] if share > 0 else 0,
             compiled=float(any(o["compiled"] for o in outs)),
-            jit_seconds=jit_s,
+            jit_s=jit_s,
             table_clears=sum(o["clears"] for o in outs),
         )
         for name in DOMINANCES:
