@@ -65,7 +65,7 @@ def hole_prefers(rules: RuleSet) -> bool:
 
 def rearrangement_prefers(rules: RuleSet) -> bool:
     """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks ``portfolio``
-    (dfs, then planning: solvers/portfolio.py), the first entry that prefers them."""
+    (dfs-jit or dfs, then planning: solvers/portfolio.py), the first entry that prefers them."""
     return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
 
 
@@ -157,7 +157,7 @@ BACKENDS: dict[str, Entry] = {
             options=(("presearch_nodes", 0),),
             requires=("ortools",),
         ),
-        # dfs then planning on the same deal, each with a share of the time (solvers/portfolio.py)
+        # dfs-jit (dfs off its kernel) then planning on the same deal, each with a share of the time
         Entry("portfolio", "patience.solvers.portfolio", "Portfolio", engine_supports, rearrangement_prefers),
         # our best-first search over engine states (solvers/planning.py); auto's choice without portfolio
         Entry(
