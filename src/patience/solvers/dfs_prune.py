@@ -99,6 +99,11 @@ class Pruner:
         """
         src, si, dst, di, cnt = m
         e = self.e
+        if e.row_distances:
+            # Accordion: the leftmost pile first, the nearer target first. Measured on Solvitaire's seeds
+            # 21-40 at 10 s (load ~10, interleaved): 19 won in 52 s against 15 in 107 s for the engine's
+            # order (rightmost first); planning, whose ties follow the engine's order, does better with that.
+            return len(e.piles) * si + (si - di)
         if dst == FOUNDATION:
             return 0
         if src == STOCK:
