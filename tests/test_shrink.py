@@ -18,6 +18,7 @@ SIZES = {
     ("deck", "suits"),
     ("deck", "ranks"),
     ("deck", "decks"),
+    ("deck", "dealt"),
     ("tableau", "piles"),
     ("tableau", "sizes"),
     ("cells", "count"),
@@ -43,7 +44,8 @@ def test_shrink_keeps_features_and_deals(game: str, slack: float) -> None:
     over = shrink(rules, slack=slack)
     small = apply_overrides(rules, over)
     d = small.deck
-    assert MIN_CARDS <= d.suits * d.ranks * d.decks <= MAX_CARDS
+    assert MIN_CARDS <= d.cards <= MAX_CARDS  # the cards in play (dealt, where part is set aside)
+    assert (d.dealt > 0) == (rules.deck.dealt > 0)
     assert _features(small) == _features(rules)
     # Areas a game has stay non-empty, areas it lacks stay absent.
     for name in ("cells", "reserve", "stock"):

@@ -77,6 +77,7 @@ def _minimal(rules: RuleSet, over: dict[str, Any]) -> dict[str, Any]:
         "suits": rules.deck.suits,
         "ranks": rules.deck.ranks,
         "decks": rules.deck.decks,
+        "deck.dealt": rules.deck.dealt,
         "piles": rules.tableau.piles,
         "cells": rules.cells.count,
         "cells.prefilled": rules.cells.prefilled,
@@ -98,13 +99,16 @@ def _candidates(
     red_black = rules.tableau.build == "alternate-colour"
     suits = min(d.suits, 4 if red_black else 2, max(max_suits or d.suits, 2 if red_black else 1))
     decks = min(d.decks, 2)
-    n0 = d.suits * d.ranks * d.decks
+    n0 = d.cards
     out: list[tuple[dict[str, Any], float]] = []
     for ranks in range(3, d.ranks + 1):
         n = suits * ranks * decks
+        base: dict[str, Any] = {"suits": suits, "ranks": ranks, "decks": decks}
+        if d.dealt:  # only part of the deck is dealt (the rest set aside): the same share of the small one
+            n = round(n * d.dealt / (d.suits * d.ranks * d.decks))
+            base["deck.dealt"] = n
         if not MIN_CARDS <= n <= MAX_CARDS:
             continue
-        base: dict[str, Any] = {"suits": suits, "ranks": ranks, "decks": decks}
         size_cost = abs(n - target)
         if rules.gaps.rows:
             out.append((base, size_cost))
