@@ -75,6 +75,16 @@ def test_small_deals_have_both_verdicts(game: str) -> None:
     or with group moves and a stock, their small deals are almost all won).
     """
     won, lost = verdict_mix(game, MIX_SEEDS)
+    published = load_game(game).file.reference.win_rate
+    if lost < 2 and published is not None and published > 99.9:
+        # A game whose deals are all but always won (Accordion: 99.9995%) has no lost small deal to
+        # find: its losses are checked on the constructed lost deal of the matrix instead (test_matrix).
+        import json
+        from pathlib import Path
+
+        index = json.loads((Path(__file__).parents[1] / "data" / "matrix" / "index.json").read_text())
+        assert "lost" in index.get(load_game(game).name, {}), f"{game}: no lost deal in the matrix"
+        lost = 2
     assert won >= 2 and lost >= 2, f"{game} {small_overrides(game)}: {won} won, {lost} lost"
 
 
