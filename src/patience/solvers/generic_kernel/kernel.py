@@ -35,8 +35,6 @@ cached (``cache=True``); the first compile on a machine takes tens of seconds (`
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -44,18 +42,9 @@ from typing import Any
 import numpy as np
 
 from ...interrupt import deferred
+from ..hole_kernel import HAVE_NUMBA  # numba installed and not switched off: one check for both kernels
 
 __all__ = ["HAVE_NUMBA", "compiled", "run", "warm_up"]
-
-
-def _numba_installed() -> bool:
-    try:
-        return importlib.util.find_spec("numba") is not None
-    except (ImportError, ValueError):  # ValueError: sys.modules["numba"] is None (import blocked)
-        return False
-
-
-HAVE_NUMBA = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
 
 # Areas, as patience.engine.areas numbers them.
 TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
