@@ -127,7 +127,7 @@ def test_to_text() -> None:
         ("Foundations: ZZ\n", "line 1, col 14: bad card"),
         ("Banana: 1\n", "line 1, col 1: unknown header"),
         ("Foundations: AS\nFoundations: AS\n", "line 2: second Foundations"),
-        ("Foundations: AS\nJD KS\n", "layout.tableau: 1 piles"),
+        ("Foundations: AS\nJD KS\n", "layout.tableau: 1 pile,"),
         ("Foundations: AS\n" + "AS 2S 3S\n" * 17, "duplicate card"),
     ],
 )

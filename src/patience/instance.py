@@ -21,6 +21,7 @@ from typing import Any
 
 from .cards import Card, CardError, Deck, parse_card
 from .rules import MAX_PILES, Game, RuleError, RuleSet, load_game
+from .text import plural
 
 __all__ = [
     "FORMAT",
@@ -365,13 +366,17 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
     """Counts of piles, cells and cards must be those the rules deal."""
     if rules.gaps.rows:
         if len(lay.grid) != rules.gaps.rows:
-            raise InstanceError(f"layout.grid: {len(lay.grid)} rows, the rules need {rules.gaps.rows}")
+            raise InstanceError(
+                f"layout.grid: {plural(len(lay.grid), 'row')}, the rules need {rules.gaps.rows}"
+            )
         for i, row in enumerate(lay.grid):
             if len(row) != rules.deck.ranks:
-                raise InstanceError(f"layout.grid[{i}]: {len(row)} cells, the rules need {rules.deck.ranks}")
+                raise InstanceError(
+                    f"layout.grid[{i}]: {plural(len(row), 'cell')}, the rules need {rules.deck.ranks}"
+                )
         gaps = sum(c is None for row in lay.grid for c in row)
         if gaps != rules.gaps.rows:
-            raise InstanceError(f"layout.grid: {gaps} gaps, the rules need {rules.gaps.rows}")
+            raise InstanceError(f"layout.grid: {plural(gaps, 'gap')}, the rules need {rules.gaps.rows}")
         for name in ("tableau", "foundations", "cells", "reserve", "stock", "waste"):
             if getattr(lay, name):
                 raise InstanceError(f"layout.{name}: must be empty in a Gaps game")
@@ -380,34 +385,43 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
         raise InstanceError("layout.grid: only Gaps games have a grid")
     sizes = rules.tableau_sizes()
     if len(lay.tableau) != len(sizes):
-        raise InstanceError(f"layout.tableau: {len(lay.tableau)} piles, the rules need {len(sizes)}")
+        raise InstanceError(
+            f"layout.tableau: {plural(len(lay.tableau), 'pile')}, the rules need {len(sizes)}"
+        )
     for i, (pile, n) in enumerate(zip(lay.tableau, sizes, strict=True)):
         if len(pile) != n:
-            raise InstanceError(f"layout.tableau[{i}]: {len(pile)} cards, the rules deal {n}")
+            raise InstanceError(f"layout.tableau[{i}]: {plural(len(pile), 'card')}, the rules deal {n}")
     nf = rules.n_foundations
     if len(lay.foundations) != nf:
-        raise InstanceError(f"layout.foundations: {len(lay.foundations)} piles, the rules need {nf}")
+        raise InstanceError(
+            f"layout.foundations: {plural(len(lay.foundations), 'pile')}, the rules need {nf}"
+        )
     f = rules.foundations
     if f.kind == "hole":
         for i, pile in enumerate(lay.foundations):
             want = 1 if (f.start_dealt or f.start) else 0
             if len(pile) != want:
-                raise InstanceError(f"layout.foundations[{i}]: {len(pile)} cards, a hole starts with {want}")
+                raise InstanceError(
+                    f"layout.foundations[{i}]: {plural(len(pile), 'card')}, a hole starts with {want}"
+                )
     else:
         have = sum(len(p) for p in lay.foundations)
         if have != rules.n_initial_foundation_cards:
             raise InstanceError(
-                f"layout.foundations: {have} cards, the rules start with {rules.n_initial_foundation_cards}"
+                f"layout.foundations: {plural(have, 'card')}, "
+                f"the rules start with {rules.n_initial_foundation_cards}"
             )
     if len(lay.cells) != rules.cells.count:
-        raise InstanceError(f"layout.cells: {len(lay.cells)} cells, the rules need {rules.cells.count}")
+        raise InstanceError(
+            f"layout.cells: {plural(len(lay.cells), 'cell')}, the rules need {rules.cells.count}"
+        )
     filled = sum(c is not None for c in lay.cells)
     if filled != rules.cells.prefilled:
-        raise InstanceError(f"layout.cells: {filled} cards, the rules deal {rules.cells.prefilled}")
+        raise InstanceError(f"layout.cells: {plural(filled, 'card')}, the rules deal {rules.cells.prefilled}")
     for name, want in (("reserve", rules.reserve.size), ("stock", rules.stock.size), ("waste", 0)):
         have = len(getattr(lay, name))
         if have != want:
-            raise InstanceError(f"layout.{name}: {have} cards, the rules deal {want}")
+            raise InstanceError(f"layout.{name}: {plural(have, 'card')}, the rules deal {want}")
 
 
 def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
