@@ -39,7 +39,12 @@ def rss_mb() -> float | None:
 
 class MemoryGuard:
     """``with MemoryGuard(max_mb) as guard:`` -- KeyboardInterrupt in the main thread past the limit;
-    ``guard.tripped`` then tells it apart from Ctrl-C. ``max_mb=None`` guards nothing."""
+    ``guard.tripped`` then tells it apart from Ctrl-C. ``max_mb=None`` guards nothing, and so does a guard
+    entered off the main thread (its interrupt could not reach the work it guards).
+
+    The interrupt needs Python's SIGINT handler: where SIGINT is ignored (a pool worker), the guard takes
+    the default handler back while it is entered, so a Ctrl-C then also raises there.
+    """
 
     def __init__(self, max_mb: int | None) -> None:
         self.max_mb = max_mb
@@ -48,6 +53,7 @@ class MemoryGuard:
         self.tripped = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._ignored_sigint = False  # SIGINT was ignored on entry: restored on exit
 
     @property
     def limit_mb(self) -> float | None:
@@ -67,7 +73,11 @@ class MemoryGuard:
                 return
 
     def __enter__(self) -> MemoryGuard:
-        if self.max_mb is not None and rss_mb() is not None:
+        on_main = threading.current_thread() is threading.main_thread()
+        if self.max_mb is not None and on_main and rss_mb() is not None:
+            if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                self._ignored_sigint = True
             self._thread = threading.Thread(target=self._watch, name="memory-guard", daemon=True)
             self._thread.start()
         return self
@@ -78,3 +88,5 @@ class MemoryGuard:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+        if self._ignored_sigint:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)

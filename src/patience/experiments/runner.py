@@ -8,8 +8,6 @@ and are committed as they arrive; seeds already in the store are skipped, which 
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 import traceback
 from collections import Counter
@@ -49,34 +47,20 @@ class Task:
 
 
 def _solve(inst: Instance, task: Task, t0: float) -> Result:
-    """Solve within what dealing left of the task's limit; with ``memory_mb``, a resident-set guard too.
-
-    The guard interrupts the main thread as Ctrl-C does, so it runs only where the task runs on its
-    process's main thread (inline and process-pool workers, not Dask's threads: there the backends' own
-    accounting of ``Limits.memory_mb`` is the limit). A pool worker ignores SIGINT, so the guarded solve
-    takes Python's handler back for its duration; an interrupt that is not the guard's is raised on.
-    """
+    """Solve within what dealing left of the task's limit; with ``memory_mb``, under the resident-set guard
+    (:class:`~patience.memguard.MemoryGuard`, which works in pool workers too). An interrupt that is not
+    the guard's is raised on."""
     left = task.limit_s - (time.perf_counter() - t0)
     if left <= 0:
         return Result(Status.UNKNOWN, backend=task.backend, message="time limit", reason=Reason.TIME)
-    limits = Limits(seconds=left, memory_mb=task.memory_mb)
-    backend = task.entry or task.backend
-    if task.memory_mb is None or threading.current_thread() is not threading.main_thread():
-        return solve(inst, backend, limits)
     guard = MemoryGuard(task.memory_mb)
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with guard:
-            return solve(inst, backend, limits)
+            return solve(inst, task.entry or task.backend, Limits(seconds=left, memory_mb=task.memory_mb))
     except KeyboardInterrupt:
         if not guard.tripped:
             raise
         return Result(Status.UNKNOWN, backend=task.backend, message=MEMORY_OUT, reason=Reason.MEMORY)
-    finally:
-        if previous is signal.SIG_IGN:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
