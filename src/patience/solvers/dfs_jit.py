@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..engine import Engine, moves_to_json
+from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
 from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
@@ -30,7 +30,7 @@ from .dfs_prune import features
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 
-__all__ = ["DfsJitOptions", "DfsJitSolver"]
+__all__ = ["DfsJitOptions", "DfsJitSolver", "Found", "search_from"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
@@ -64,8 +64,7 @@ class DfsJitSolver(Backend):
         return kernel_supports(rules)
 
     def _solve(self, instance: Instance, limits: Limits) -> Result:
-        from .generic_kernel import kernel
-        from .generic_kernel.pack import pack, to_move
+        from .generic_kernel.pack import to_move
 
         opts = self.options
         t0 = time.perf_counter()
@@ -73,44 +72,15 @@ class DfsJitSolver(Backend):
         stats: dict[str, float] = {"nodes": 0.0}
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
-        jit_s = 0.0
-        if opts.jit and kernel.HAVE_NUMBA and not _WARM[0]:
-            jit_s = kernel.warm_up()
-            _WARM[0] = True
-        feats = features(instance.rules)
-        dom = Dominances(engine, opts.dominances)
-        memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
-        home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
-        phases = []
-        share = opts.streamline_share
-        if share > 0:
-            cap = -1 if limits.nodes is None else max(int(limits.nodes * share), 1)
-            phases.append((True, t0 + limits.seconds * share, cap))
-        phases.append((False, t0 + limits.seconds, -1))
-        outs: list[dict] = []
-        for streamline, deadline, cap in phases:
-            if not streamline and limits.nodes is not None:
-                cap = max(limits.nodes - sum(o["nodes"] for o in outs), 0)
-                if cap == 0:
-                    outs.append(dict(won=False, complete=False, stop="nodes", nodes=0, best=0, hits=0,
-                                     peak_bytes=0, fired_home=0, fired_partial=0, fired_deal=0, clears=0,
-                                     moves=[], compiled=False))  # fmt: skip
-                    break
-            colour = streamline and feats.colour_streamliner
-            p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
-            flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_)
-            o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
-                           memory_bytes=memory, jit=opts.jit)  # fmt: skip
-            outs.append(o)
-            if o["won"]:
-                break
+        jit_s = _warm(opts.jit)
+        outs = _phases(engine, opts, t0, limits)
         last = outs[-1]
         stats.update(
             nodes=sum(o["nodes"] for o in outs),
             table_hits=sum(o["hits"] for o in outs),
             peak_mb=max(o["peak_bytes"] for o in outs) / _MB,
             best_foundation=max(max(o["best"] for o in outs), engine.foundation_cards()),
-            streamlined_nodes=outs[0]["nodes"] if share > 0 else 0,
+            streamlined_nodes=outs[0]["nodes"] if opts.streamline_share > 0 else 0,
             compiled=float(any(o["compiled"] for o in outs)),
             jit_s=jit_s,
             table_clears=sum(o["clears"] for o in outs),
@@ -133,3 +103,83 @@ class DfsJitSolver(Backend):
         message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
         reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
         return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
+
+
+def _warm(jit: bool) -> float:
+    """Compile or load the kernel once per process; the seconds it took in this call (0 after the first)."""
+    from .generic_kernel import kernel
+
+    if jit and kernel.HAVE_NUMBA and not _WARM[0]:
+        took = kernel.warm_up()
+        _WARM[0] = True
+        return took
+    return 0.0
+
+
+def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> list[dict]:
+    """Run the kernel from ``engine``'s current state (left as it was): the streamlined phase with
+    ``streamline_share`` of the limits, then the complete search with the rest; one result dict per phase
+    (:func:`.generic_kernel.kernel.run`), the last the verdict."""
+    from .generic_kernel import kernel
+    from .generic_kernel.pack import pack
+
+    feats = features(engine.rules)
+    dom = Dominances(engine, opts.dominances)
+    memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
+    home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
+    phases = []
+    share = opts.streamline_share
+    if share > 0:
+        cap = -1 if limits.nodes is None else max(int(limits.nodes * share), 1)
+        phases.append((True, t0 + limits.seconds * share, cap))
+    phases.append((False, t0 + limits.seconds, -1))
+    outs: list[dict] = []
+    for streamline, deadline, cap in phases:
+        if not streamline and limits.nodes is not None:
+            cap = max(limits.nodes - sum(o["nodes"] for o in outs), 0)
+            if cap == 0:
+                outs.append(dict(won=False, complete=False, stop="nodes", nodes=0, best=0, hits=0,
+                                 peak_bytes=0, fired_home=0, fired_partial=0, fired_deal=0, clears=0,
+                                 moves=[], compiled=False))  # fmt: skip
+                break
+        colour = streamline and feats.colour_streamliner
+        p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
+        flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_)
+        o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
+                       memory_bytes=memory, jit=opts.jit)  # fmt: skip
+        outs.append(o)
+        if o["won"]:
+            break
+    return outs
+
+
+@dataclass(frozen=True)
+class Found:
+    """What :func:`search_from` found: ``won`` with its ``moves`` (engine moves from the start state),
+    ``complete`` (no win exists: every prune proven), and the ``nodes`` searched."""
+
+    won: bool
+    complete: bool
+    moves: tuple[Move, ...]
+    nodes: int
+
+
+def search_from(
+    engine: Engine, nodes: int | None = None, seconds: float = 30.0, options: DfsJitOptions | None = None
+) -> Found:
+    """``dfs-jit``'s search (both phases, as the backend runs them) from ``engine``'s current state, which is
+    left as it was; at most ``nodes`` nodes and ``seconds``. The rules must be :func:`kernel_supports`'s;
+    the engine's state is searched as a thoughtful game (every card it holds is known): the hindsight player
+    (:mod:`patience.play.players`) searches sampled full states of a game with hidden cards this way."""
+    from .generic_kernel.pack import to_move
+
+    if not kernel_supports(engine.rules):
+        raise ValueError(f"dfs-jit: the kernel does not cover the rules of {engine.instance.game!r}")
+    if engine.is_won():
+        return Found(True, False, (), 0)
+    opts = options or DfsJitOptions()
+    _warm(opts.jit)
+    outs = _phases(engine, opts, time.perf_counter(), Limits(seconds=seconds, nodes=nodes))
+    last = outs[-1]
+    moves = tuple(to_move(m) for m in last["moves"]) if last["won"] else ()
+    return Found(bool(last["won"]), bool(last["complete"]), moves, sum(int(o["nodes"]) for o in outs))
