@@ -315,8 +315,8 @@ class Census:
             return cls(filter_name, backend, path=p)
         try:
             data = json.loads(p.read_text())
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise ValueError(f"no census format {FORMAT} marker")
             chunks = [Chunk(c["first"], c["last"], tuple(c["unsolved"]), c["seconds"], tuple(c["checked"]))
                       for c in data["chunks"]]  # fmt: skip
             verdicts = {int(k): Candidate(**v) for k, v in data["verdicts"].items()}
