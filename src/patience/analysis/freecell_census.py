@@ -181,9 +181,10 @@ def verify(
     """Solve MS deal ``number`` by complete search; when undecided, try ``fallback`` with the same limit."""
     from ..deals import deal
     from ..solvers.base import Limits, Status, solve
-    from .freecell_lost import highest_target
+    from .freecell_lost import highest_target, warm
 
     inst = deal("freecell", number, "ms")
+    warm(backend)  # loading the compiled kernel once a process is not this deal's time
     t0 = time.perf_counter()
     v = highest_target(inst, backend, seconds, number)
     if v.status in ("solved", "unsolvable") or fallback is None:
