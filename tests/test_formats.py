@@ -137,6 +137,16 @@ def test_board_text_errors(text: str, match: str) -> None:
         from_board_text(text, "black-hole")
 
 
+def test_huge_token_error_is_short() -> None:
+    """A megabyte-long word is quoted cut short with its length, so the error stays one readable line."""
+    text = "KS " + "A" * 1_000_000 + "\n"
+    with pytest.raises(InstanceError) as info:
+        from_board_text(text, "black-hole")
+    msg = str(info.value)
+    assert "line 1, col 4: bad card 'AAAA" in msg and "(1000000 characters)" in msg
+    assert len(msg) < 300
+
+
 def test_fcsolve_and_solvitaire_errors() -> None:
     """fc-solve text and Solvitaire JSON errors name their position too."""
     with pytest.raises(InstanceError, match="line 3, col 6"):

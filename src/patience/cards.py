@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .text import quoted
+
 __all__ = [
     "RANK_CHARS",
     "SUIT_CHARS",
@@ -85,9 +87,9 @@ def parse_card(text: str) -> Card:
     if m:
         rank, suit = int(m.group(1)), int(m.group(2))
         if rank < 1:
-            raise CardError(f"bad card {text!r}: ranks start at 1")
+            raise CardError(f"bad card {quoted(text)}: ranks start at 1")
         return Card(rank, suit)
-    raise CardError(f"bad card {text!r}: expected e.g. AS, TD, 10h or rank:suit like 14:5")
+    raise CardError(f"bad card {quoted(text)}: expected e.g. AS, TD, 10h or rank:suit like 14:5")
 
 
 @dataclass(frozen=True, slots=True)

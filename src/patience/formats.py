@@ -65,18 +65,14 @@ def _game(game: str, overrides: dict[str, Any] | None) -> tuple[RuleSet, Deck, A
     return g.rules, Deck(d.suits, d.ranks, d.decks), g
 
 
+_TOKEN = re.compile(r"\S+")
+
+
 def _tokens(line: str, start: int = 0) -> Iterator[tuple[int, str]]:
-    """Whitespace-separated tokens of ``line[start:]`` with their 1-based column."""
-    i, n = start, len(line)
-    while i < n:
-        while i < n and line[i].isspace():
-            i += 1
-        j = i
-        while j < n and not line[j].isspace():
-            j += 1
-        if j > i:
-            yield i + 1, line[i:j]
-        i = j
+    """Whitespace-separated tokens of ``line[start:]`` with their 1-based column (a regex scan: a
+    megabyte-long line costs milliseconds, not the seconds a character loop took)."""
+    for m in _TOKEN.finditer(line, start):
+        yield m.start() + 1, m.group()
 
 
 def _card(deck: Deck, tok: str, where: str) -> Card:

@@ -19,6 +19,7 @@ from typing import Any
 from .cards import Card, CardError, Deck
 from .instance import Instance, read_json
 from .rng import gaps_redeal_shuffle
+from .text import quoted
 
 __all__ = ["SOLUTION_FORMAT", "Report", "SolutionError", "load_solution", "replay", "solution_json"]
 
@@ -260,7 +261,7 @@ class _Board:
         try:
             return self.deck.parse(m["card"])
         except (CardError, TypeError, AttributeError):
-            raise Illegal("move format", f"bad card {m['card']!r}") from None
+            raise Illegal("move format", f"bad card {quoted(str(m['card']))}") from None
 
     def _reserve_first(self, sa: str, si: list[int], da: str, di: list[int]) -> None:
         """Canfield's spaces: while a pile is empty and the reserve has cards, the only legal move fills
