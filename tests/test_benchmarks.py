@@ -24,6 +24,7 @@ TINY = {
     "bench_hardness.py": ["--study", "size", "-n", "1", "--limit", "2", "--backends", "dfs"],
     "bench_gaps.py": ["--deals", "1", "--limit", "1", "--backends", "dfs", "--no-peer"],
     "profile_search.py": ["--games", "thirty-six", "--backends", "dfs", "--deals", "1", "--nodes", "200"],
+    "bench_limits.py": ["stores", "--runs", "3"],
 }
 BAD = {  # one bad option per script that checks its own values
     "bench_dfs.py": ["--hole", "0"],
@@ -32,6 +33,7 @@ BAD = {  # one bad option per script that checks its own values
     "bench_engine.py": ["--deals", "0"],
     "bench_planning.py": ["--limit", "0"],
     "bench_freecell_ms.py": ["--first", "5", "--last", "4"],
+    "bench_limits.py": ["nosuch"],
 }
 
 
