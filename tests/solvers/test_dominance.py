@@ -87,6 +87,8 @@ ABLATION = [
     # reserve-first spaces, a dealt base, wrap-around building and foundations:
     ("canfield", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7, "draw": 3}),
     ("thirty-six", {"suits": 4, "ranks": 4, "piles": 3, "stock": 4}),
+    # worrying back with building down in suit (safe_home's second part), Kings-only spaces:
+    ("fan", {"suits": 3, "ranks": 5, "piles": 5}),
 ]
 
 
@@ -130,6 +132,11 @@ CONDITIONS = [
     ("freecell", {"stock": 4}, "safe_home", True),  # a stock dealt to a waste does not cover
     ("canfield", {}, "safe_home", False),  # reserve-first spaces
     ("canfield", {"tableau.empty": "any"}, "safe_home", True),
+    ("fan", {}, "safe_home", True),  # worrying back, but every builder lies under its card at home
+    ("fan", {"build": "alternate-colour"}, "safe_home", False),  # a red 6 may go on a returned black 7
+    ("fan", {"tableau.direction": "up-down"}, "safe_home", False),  # the 8 above a returned 7 may go on it
+    ("fan", {"foundations.base": "dealt"}, "safe_home", False),  # a 4 may go on the base 5 and lies above it
+    ("fan", {"foundations.base": "dealt", "tableau.wrap": "base"}, "safe_home", True),  # nothing on the base
     ("freecell", {}, "safe_deal", False),  # no stock
     ("freecell", {"stock": 4}, "safe_deal", True),
     ("klondike-thoughtful", {}, "safe_deal", True),

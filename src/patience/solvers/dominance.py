@@ -46,7 +46,8 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     """``safe_home``: the conditions of :meth:`Dominances._safe_home`'s proof.
 
     Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
-    target); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
+    target), unless every builder of a card lies under it on its foundation (:func:`_builders_below`: then
+    a card coming back is only ever built on by cards that came back too); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
     early space would force a reserve card into it, ``reserve-first``; under ``reserve-then-waste`` it
     would also forbid every tableau move but from the waste until it is filled; under ``waste-then-stock``
     it would force the waste's or the stock's top card into it at once); no stock dealt onto the
@@ -56,10 +57,24 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     t = rules.tableau
     return (
         _suit_foundations(rules)
-        and not rules.foundations.removable
+        and (not rules.foundations.removable or _builders_below(rules))
         and rules.deck.decks == 1
         and t.empty not in ("reserve-first", "reserve-then-waste", "waste-then-stock")
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
+    )
+
+
+def _builders_below(rules: RuleSet) -> bool:
+    """Every card that may be built onto a card ``x`` lies under ``x`` in ``x``'s foundation pile: building
+    down in suit (one rank lower, so the builder is ``x``'s predecessor on the foundation), never onto a
+    base-rank card (with an Ace base nothing ranks below it, ``tableau.wrap: base`` forbids it for a dealt
+    base, and wrap-around building puts an Ace, which lies under the King, on a King). This is what lets
+    ``safe_home`` stand with worrying back (:meth:`Dominances._safe_home`, second part of the proof)."""
+    t = rules.tableau
+    return (
+        t.build == "same-suit"
+        and t.direction == "down"
+        and (rules.foundations.base == "ace" or t.wrap == "base")
     )
 
 
@@ -206,6 +221,25 @@ class Dominances:
         still finds its predecessor home (``c`` is home all along; one deck, so it is the same pile);
         face-down cards only turn up earlier. So after playing ``c`` home the shortened sequence wins, with
         at least as many cards home at each step (so the most cards removed is kept too).
+
+        With worrying back (``removable``) and :func:`_builders_below` (every builder of a card ``x`` is a
+        card under ``x`` on its foundation pile: building down in suit, nothing on a base-rank card), call a
+        card *returned* from the moment ``s`` takes it off a foundation until ``s`` next plays it home.
+        Drop from ``s`` also every move of a returned card (the moves taking it off, its moves in between,
+        the move bringing it back) and the returned cards from the groups they top. (i) Only returned cards
+        are ever put on a returned card ``w``: a builder of ``w`` lay under ``w`` on the foundation when
+        ``w`` left it, so it can only have left the foundation since, and is returned itself unless it went
+        home again, after which it leaves only by returning again. The same holds for ``c``, whose only
+        builders are home now. So at every step each pile of the shortened play is the pile of ``s`` with its
+        returned cards (and ``c``) taken off its top, every cell or space it leaves is one more free one, and
+        every kept move finds its source card and target card (never a returned card or ``c``: what goes
+        on them is returned) as in ``s``. (ii) A foundation pile of the shortened play holds the pile of
+        ``s`` plus its returned cards (and ``c``): these run on from its top without a gap, since every card
+        between the top and a returned card ``w`` was home when ``w`` left and is off the foundation now,
+        hence returned. A kept foundation move of a card ``x`` finds ``x``'s predecessor on top in both:
+        a returned card above it would have left while ``x`` was home, making ``x`` returned, and ``c``
+        above it means ``x`` was home at the start (``c``'s predecessor is home), hence returned too. So
+        the shortened play is legal, and wins with at least as many cards home at each step.
         """
         e = self.e
         home: dict[int, int] | None = None
