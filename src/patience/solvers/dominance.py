@@ -46,13 +46,13 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     """``safe_home``: the conditions of :meth:`Dominances._safe_home`'s proof.
 
     Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
-    target), unless every builder of a card lies under it on its foundation (:func:`_builders_below`: then
-    a card coming back is only ever built on by cards that came back too); one deck (a card's foundation pile is then unique); spaces not reserved for the reserve (an
-    early space would force a reserve card into it, ``reserve-first``; under ``reserve-then-waste`` it
-    would also forbid every tableau move but from the waste until it is filled; under ``waste-then-stock``
-    it would force the waste's or the stock's top card into it at once); no stock dealt onto the
-    tableau (a deal covers a pile top whatever the building rules, so a card could be covered without being
-    built on).
+    target), unless every builder of a card lies under it on its foundation (:func:`_builders_below`: then a
+    card coming back is only ever built on by cards that came back too); one deck (a card's foundation pile is
+    then unique); spaces not reserved for the reserve (an early space would force a reserve card into it,
+    ``reserve-first``; under ``reserve-then-waste`` it would also forbid every tableau move but from the waste
+    until it is filled; under ``waste-then-stock`` it would force the waste's or the stock's top card into it
+    at once); no stock dealt onto the tableau (a deal covers a pile top whatever the building rules, so a card
+    could be covered without being built on).
     """
     t = rules.tableau
     return (
