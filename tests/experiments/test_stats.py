@@ -82,6 +82,16 @@ def test_wilson_matches_the_closed_form(k, n, confidence):
     assert wilson(k, n, confidence) == pytest.approx(_wilson_by_hand(k, n, confidence), abs=1e-9)
 
 
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (3, 7), (50, 100), (999, 1000), (12_345, 100_000)])
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_wilson_matches_scipy(k, n, confidence):
+    """Our closed form equals scipy's Wilson interval (the library we no longer import at run time)."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    assert wilson(k, n, confidence) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
 def test_higher_confidence_is_wider():
     lo95, hi95 = wilson(30, 100)
     lo99, hi99 = wilson(30, 100, 0.99)

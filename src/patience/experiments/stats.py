@@ -4,7 +4,9 @@ Each deal is winnable or not, so a sample of deals is binomial. With unknowns (t
 interval is made as wide as any assignment of them could make it: the lower bound is Wilson's lower bound
 counting every unknown as a loss, the upper bound is Wilson's upper bound counting every unknown as a win
 (Blake & Gent 2019, Methods: Statistics). Reported bounds are rounded outwards (lower down, upper up).
-The interval itself comes from scipy (``binomtest(...).proportion_ci(method="wilson")``).
+The Wilson bounds are the closed formula with the normal quantile from :class:`statistics.NormalDist`;
+they equal scipy's ``binomtest(...).proportion_ci(method="wilson")`` (a test checks), without scipy.stats'
+import, which took about a second of every ``estimate`` run.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -28,10 +31,11 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, flo
         return (0.0, 1.0)
     if not 0 <= successes <= n:
         raise ValueError(f"successes {successes} not in 0..{n}")
-    from scipy.stats import binomtest
-
-    ci = binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p, z2 = successes / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def conservative_interval(
