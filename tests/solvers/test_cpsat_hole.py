@@ -10,10 +10,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from patience import formats
-from patience.cli import main
 from patience.deals import deal
 from patience.engine import Engine
 from patience.instance import Instance
@@ -23,7 +21,6 @@ from patience.solvers.cpsat_hole import (
     CpSatBlackHole,
     HoleDeal,
     build_model,
-    explain,
     family_supports,
     max_cards_removed,
     presearch,
@@ -208,29 +205,6 @@ def test_verdicts_match_black_hole_solver(game, peer):
     for seed in range(1, 7):  # All in a Row 7 (lost) takes cpsat 5-25 s: see the slow test
         inst = pysol(game, seed)
         assert solver.solve(inst, LIMITS).status.value == _bhs_verdict(inst, peer), (game, seed)
-
-
-def test_explanation_is_a_sufficient_set_of_facts():
-    inst = pysol("black-hole", 1)
-    why = explain(inst, seconds=4)
-    assert why and len(why) < 30
-    assert any("lies on" in w for w in why)
-    # The facts alone are infeasible: rebuild with only them enforced.
-    v = build_model(HoleDeal.from_instance(inst), facts=True)
-    chosen = [lit for lit, text in v.facts.values() if text in why]
-    v.model.add_assumptions(chosen)
-    from ortools.sat.python import cp_model
-
-    assert cp_model.CpSolver().solve(v.model) == cp_model.INFEASIBLE
-    assert explain(pysol("black-hole", 2), seconds=10) is None
-
-
-def test_cli_solve_explain_prints_facts():
-    res = CliRunner().invoke(main, ["solve", "black-hole:1", "-g", "pysol", "--explain", "--limit", "4s"])
-    assert res.exit_code == 0, res.output
-    assert "UNSOLVABLE" in res.output and "lies on" in res.output
-    res = CliRunner().invoke(main, ["solve", "freecell:1", "--explain"])
-    assert res.exit_code == 2 and "--explain" in res.output
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ one model. One module per job:
 * :mod:`.presearch`: the bounded DFS tried first, and why its losses are never verdicts;
 * :mod:`.maxcards`: :func:`max_cards_removed`, the longest removal sequence and its proven bound;
 * :mod:`.backend`: :class:`CpSatBlackHole` (registry names ``cpsat``, ``cpsat-only``), the two-stage solve;
+* :mod:`.facts`: the facts explanations are made of ("the 7s: 7H (pile 6) waits for 9D 3S 3D; ...");
 * :mod:`.explain`: :func:`explain`, the facts of a lost deal that already make it lost.
 
 Measurements behind the choices (formulations, parameters, budgets): docs/cpsat-hole-notes.md.

@@ -1,13 +1,28 @@
-"""Explanations of lost deals: a small set of facts of the deal that already make it lost, in words.
+"""Explanations of lost deals: a few facts of the deal, in words, that already make it lost.
 
-Every pile precedence ("X lies on Y") and hole start is an assumption literal of the model
-(``build_model(facts=True)``); CP-SAT's infeasibility core is shrunk by deletion. The model is built
-without the same-rank cuts, which slow the deletion trials (docs/cpsat-hole-notes.md).
+The facts are those of :mod:`.facts` ("the 7s: 7H (pile 6) waits for 9D 3S 3D; ..."): each a
+named set of constraints guarded by one literal of a single CP-SAT model, built once. Then:
+
+1. Core: one solve with every fact assumed; CP-SAT's ``sufficient_assumptions_for_infeasibility`` gives
+   an infeasible subset, re-solved in reverse order while that is cheap and makes it smaller.
+2. Shrink by deletion: drop one fact, and if the rest is still infeasible keep it dropped (and keep
+   only the new core). Each trial has a short limit, the time left shared among the facts still to try;
+   a trial that runs out keeps its fact (the explanation is then not proven minimal).
+3. Narrow: a kept fact with parts (a rank: one part per covered card of that rank) is shrunk part by
+   part the same way, in the time left, so only the cards that matter are named.
+4. Verify: a fresh model with only the kept constraints, enforced outright (no assumptions), must be
+   proven infeasible; otherwise no explanation is reported.
+
+The model has no same-rank cuts: their soundness proof needs the direct precedences that a subset of
+facts may leave out (the model module), and they slow the trials (docs/cpsat-hole-notes.md). CP-SAT
+runs with one worker: assumption cores need it.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -15,57 +30,200 @@ from ortools.sat.python import cp_model
 from ...instance import Instance
 from ...interrupt import solve_cpsat
 from .data import HoleDeal
-from .model import build_model
+from .facts import Fact, card_facts, rank_name, vocabulary
+from .model import ModelVars, build_model
 from .params import parameters
 
-__all__ = ["explain"]
+__all__ = ["Explanation", "explain", "explain_deal", "proven_infeasible"]
+
+# The smallest limit of one deletion trial, and the share of the time kept for the final verification.
+MIN_TRIAL = 0.3
+VERIFY_SHARE = 0.2
 
 
-def explain(inst: Instance, seconds: float = 10.0) -> list[str] | None:
-    """A small set of facts of a lost deal that already make it lost, in words.
+@dataclass
+class Explanation:
+    """Facts of a lost deal proven infeasible together (``facts``: their texts; ``kept``: the facts)."""
 
-    Every pile precedence ("X lies on Y") and hole start is an assumption literal; CP-SAT's
-    ``sufficient_assumptions_for_infeasibility`` gives a subset that is infeasible on its own, which is then
-    shrunk by deletion (drop a fact, keep it dropped while the rest stays infeasible) in the time left.
-    The first proof runs in two stages as the backend does (cheap, then probing; :mod:`.backend`); each
-    deletion trial gets at least as long as that proof took. Every set returned was proven infeasible.
-    Returns None when the deal is winnable or the time runs out before infeasibility is proven.
-    CP-SAT runs with one worker: assumption cores need it.
-    """
-    t0 = time.perf_counter()
-    deal = HoleDeal.from_instance(inst)
-    v = build_model(deal, facts=True, symmetry=False)  # the cuts slow the deletion trials (module docstring)
-    keys = list(v.facts)
+    facts: list[str]
+    kept: list[Fact]
+    total: int  # facts in the vocabulary
+    minimal: bool  # every fact's removal was proven to leave a feasible set (in the vocabulary's parts)
+    seconds: float = 0.0
+    trials: int = 0
+    stats: dict[str, float] = field(default_factory=dict)
 
-    def left() -> float:
-        return seconds - (time.perf_counter() - t0)
 
-    def infeasible(subset: list[Any], budget: float, probing: int = 0) -> tuple[bool | None, list[Any]]:
-        m = v.model
+def explain(inst: Instance, seconds: float = 10.0, vocabulary: str = "ranks") -> list[str] | None:
+    """The facts, in words, of a lost deal that already make it lost (:func:`explain_deal`), or None."""
+    got = explain_deal(inst, seconds, vocabulary)
+    return None if got is None else got.facts
+
+
+class _Facts:
+    """One model with a literal per fact and per part; assumption solves over fact keys."""
+
+    def __init__(self, deal: HoleDeal, facts: list[Fact]) -> None:
+        self.v = build_model(deal, facts=True, symmetry=False)  # its own precedence literals stay free
+        m = self.v.model
+        self.lit: dict[Any, Any] = {}
+        self.fact: dict[Any, Fact] = {}
+        for f in facts:
+            lit = m.new_bool_var(f"fact_{'_'.join(map(str, f.key))}")
+            self._add(f, lit)
+        self.trials = 0
+
+    def _add(self, f: Fact, lit: Any) -> None:
+        self.lit[f.key], self.fact[f.key] = lit, f
+        _enforce(self.v, f, lit)
+
+    def add_parts(self, f: Fact, parts: list[Fact]) -> None:
+        """Literals for the parts of ``f``: the fact's literal implies each part's."""
+        for p in parts:
+            lit = self.v.model.new_bool_var(f"part_{'_'.join(map(str, p.key))}")
+            self._add(p, lit)
+            self.v.model.add_implication(self.lit[f.key], lit)
+
+    def infeasible(self, keys: list[Any], budget: float) -> tuple[bool | None, list[Any]]:
+        """(True, a core among ``keys``) if the facts are infeasible together, False if feasible, None if
+        the budget ran out."""
+        m = self.v.model
         m.clear_assumptions()
-        m.add_assumptions([v.facts[key][0] for key in subset])
-        solver = parameters(budget, 1, v.formulation, probing)  # cores need a single worker
+        m.add_assumptions([self.lit[k] for k in keys])
+        solver = parameters(budget, 1, self.v.formulation)  # cores need a single worker
         status = solve_cpsat(solver, m)
+        self.trials += 1
         if status == cp_model.INFEASIBLE:
-            core = set(solver.sufficient_assumptions_for_infeasibility())
-            return True, [key for key in subset if v.facts[key][0].index in core]
+            core = {lit.index for lit in map(self.lit.get, keys)} & set(
+                solver.sufficient_assumptions_for_infeasibility()
+            )
+            return True, [k for k in keys if self.lit[k].index in core]
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return False, []
         return None, []
 
-    verdict, core = infeasible(keys, min(seconds, 3.0))
+
+def _enforce(v: ModelVars, f: Fact, lit: Any | None) -> None:
+    """Add the constraints of ``f`` to the model, guarded by ``lit`` (None: enforced outright)."""
+    m = v.model
+    for a, c in f.pairs:
+        ct = m.add(v.leave[a] < v.leave[c])
+        if lit is not None:
+            ct.only_enforce_if(lit)
+    for h in f.starts:
+        start = v.facts[("hole", h)][0]  # build_model(facts=True) guards the hole start by this literal
+        if lit is None:
+            m.add_bool_or([start])
+        else:
+            m.add_implication(lit, start)
+
+
+def proven_infeasible(deal: HoleDeal, kept: list[Fact], seconds: float) -> bool:
+    """A fresh model with exactly the constraints of ``kept``, enforced outright, is proven infeasible."""
+    v = build_model(deal, facts=True, symmetry=False)  # every precedence and the start left unenforced
+    for f in kept:
+        _enforce(v, f, None)
+    solver = parameters(seconds, 1, v.formulation)
+    return solve_cpsat(solver, v.model) == cp_model.INFEASIBLE
+
+
+def _shrink(
+    fs: _Facts, core: list[Any], left: Callable[[], float], fixed: list[Any] = ()  # type: ignore[assignment]
+) -> tuple[list[Any], bool]:
+    """Deletion: drop each fact of ``core`` in turn while the rest (with ``fixed``) stays infeasible.
+    Returns the kept facts and whether every removal was decided (False: a trial ran out of time)."""
+    core, minimal, i = list(core), True, 0
+    fixed = list(fixed)
+    while i < len(core):
+        budget = left() / (len(core) - i)
+        if budget < MIN_TRIAL / 3:
+            return core, False
+        got, sub = fs.infeasible(fixed + core[:i] + core[i + 1 :], max(MIN_TRIAL, budget))
+        if got:
+            sub_set = set(sub)
+            core = [k for k in core[:i] + core[i + 1 :] if k in sub_set]
+        else:
+            minimal = minimal and got is False
+            i += 1
+    return core, minimal
+
+
+def explain_deal(inst: Instance, seconds: float = 10.0, vocabulary_name: str = "ranks") -> Explanation | None:
+    """A small set of facts of a lost deal, proven infeasible together (module docstring).
+
+    Returns None when the deal is winnable, or when the time runs out before the facts are proven
+    infeasible. ``vocabulary_name``: the facts' vocabulary (:mod:`.facts`).
+    """
+    t0 = time.perf_counter()
+    deal = HoleDeal.from_instance(inst)
+    facts = vocabulary(deal, vocabulary_name)
+    fs = _Facts(deal, facts)
+    keys = [f.key for f in facts]
+
+    def left() -> float:
+        return seconds - (time.perf_counter() - t0)
+
+    # 1. One core over all the facts (probing presolve as the backend's second stage, if the cheap one
+    # runs out), then re-solved in reverse order while that is cheap and shrinks it.
+    verdict, core = fs.infeasible(keys, min(left(), 3.0))
     if verdict is None and left() > 0.05:
-        verdict, core = infeasible(keys, left(), probing=2)
+        fs.v.model.clear_assumptions()
+        verdict, core = fs.infeasible(keys, left())
     if not verdict:
         return None
-    trial_budget = max(2.0, time.perf_counter() - t0)
-    # Deletion-based shrinking.
-    i = 0
-    while i < len(core) and left() > 0.05:
-        trial = core[:i] + core[i + 1 :]
-        got, sub = infeasible(trial, min(left(), trial_budget))
+    first = time.perf_counter() - t0
+    stats = {"first_core": float(len(core)), "first_core_seconds": first}
+    while len(core) > 1:
+        t = time.perf_counter()
+        got, sub = fs.infeasible(core[::-1], min(left() * 0.1, 1.0))
+        if not got or len(sub) >= len(core):
+            break
+        core = [k for k in core if k in set(sub)]
+        if time.perf_counter() - t > left() * 0.1:
+            break
+    stats["small_core"] = float(len(core))
+
+    # 2. Deletion over the facts, keeping a share of the time for the verification.
+    reserve = VERIFY_SHARE * seconds
+
+    def trial_time() -> float:
+        return left() - reserve
+
+    core, minimal = _shrink(fs, core, trial_time)
+
+    # 3. Narrow the kept facts that have parts (a rank's covered cards) in the time left.
+    # ``held[k]``: the assumption keys that stand for kept fact k now (its own, or its kept parts).
+    held: dict[Any, list[Any]] = {k: [k] for k in core}
+    for k in core:
+        parts = _parts(deal, fs.fact[k])
+        if len(parts) < 2 or trial_time() <= MIN_TRIAL:
+            continue
+        fs.add_parts(fs.fact[k], parts)
+        others = [x for j in core if j != k for x in held[j]]
+        got, _ = fs.infeasible(others + [p.key for p in parts], max(MIN_TRIAL, trial_time()))
         if got:
-            core = [key for key in trial if key in set(sub)] or trial
-        else:
-            i += 1
-    return [v.facts[key][1] for key in core]
+            sub, done = _shrink(fs, [p.key for p in parts], trial_time, fixed=others)
+            minimal = minimal and done
+            held[k] = sub
+    kept = [fs.fact[k] if held[k] == [k] else _join(deal, fs.fact[k], [fs.fact[p] for p in held[k]])
+            for k in core if held[k]]  # fmt: skip
+
+    # 4. Verify: exactly the kept constraints, in a fresh model.
+    if not proven_infeasible(deal, kept, max(left(), 1.0)):
+        return None
+    texts = [f.text for f in kept] or ["the ranks of the cards cannot be played in one sequence at all"]
+    return Explanation(texts, kept, len(facts), minimal, time.perf_counter() - t0, fs.trials, stats)
+
+
+def _parts(deal: HoleDeal, f: Fact) -> list[Fact]:
+    """The parts a fact narrows to: a rank's covered cards (:func:`.facts.card_facts`), else none."""
+    if f.key[0] != "rank":
+        return []
+    return [card_facts(deal, c) for c in range(deal.n) if deal.rank[c] == f.key[1] and deal.above[c] >= 0]
+
+
+def _join(deal: HoleDeal, f: Fact, parts: list[Fact]) -> Fact:
+    """The rank fact ``f`` narrowed to ``parts``: its text names only those cards."""
+    r = int(f.key[1])  # type: ignore[call-overload]
+    text = f"{rank_name(r, deal.R)}: " + "; ".join(p.text for p in parts)
+    return Fact(f.key, text, tuple(pair for p in parts for pair in p.pairs))
