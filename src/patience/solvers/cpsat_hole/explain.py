@@ -4,14 +4,17 @@ The facts are those of :mod:`.facts` ("the 7s: 7H (pile 6) waits for 9D 3S 3D; .
 named set of constraints guarded by one literal of a single CP-SAT model, built once. Then:
 
 1. Core: one solve with every fact assumed; CP-SAT's ``sufficient_assumptions_for_infeasibility`` gives
-   an infeasible subset, re-solved in reverse order while that is cheap and makes it smaller.
+   an infeasible subset. (Solving that core again, in reverse order, never gave a smaller one on the
+   PySol All in a Row deals: 12-13 of 13 either way, so it is not done.)
 2. Shrink by deletion: drop one fact, and if the rest is still infeasible keep it dropped (and keep
-   only the new core). Each trial has a short limit, the time left shared among the facts still to try;
-   a trial that runs out keeps its fact (the explanation is then not proven minimal).
+   only the new core). Each trial has a short limit (first pass at most ``FIRST_PASS`` seconds, then the
+   undecided ones again with the time left shared among them); a trial that runs out keeps its fact
+   (the explanation is then not proven minimal).
 3. Narrow: a kept fact with parts (a rank: one part per covered card of that rank) is shrunk part by
    part the same way, in the time left, so only the cards that matter are named.
 4. Verify: a fresh model with only the kept constraints, enforced outright (no assumptions), must be
-   proven infeasible; otherwise no explanation is reported.
+   proven infeasible; otherwise no explanation is reported. It gets the time the trials leave: at least
+   ``VERIFY_SHARE`` of the limit, or twice the longest proof seen (at most half the limit).
 
 The model has no same-rank cuts: their soundness proof needs the direct precedences that a subset of
 facts may leave out (the model module), and they slow the trials (docs/cpsat-hole-notes.md). CP-SAT
@@ -36,8 +39,10 @@ from .params import parameters
 
 __all__ = ["Explanation", "explain", "explain_deal", "proven_infeasible"]
 
-# The smallest limit of one deletion trial, and the share of the time kept for the final verification.
+# The smallest limit of one deletion trial, the largest in the first pass, and the share of the time kept
+# for the final verification.
 MIN_TRIAL = 0.3
+FIRST_PASS = 1.0
 VERIFY_SHARE = 0.2
 
 
@@ -72,6 +77,7 @@ class _Facts:
             lit = m.new_bool_var(f"fact_{'_'.join(map(str, f.key))}")
             self._add(f, lit)
         self.trials = 0
+        self.proof = 0.0  # the longest infeasibility proof so far (seconds)
 
     def _add(self, f: Fact, lit: Any) -> None:
         self.lit[f.key], self.fact[f.key] = lit, f
@@ -91,9 +97,11 @@ class _Facts:
         m.clear_assumptions()
         m.add_assumptions([self.lit[k] for k in keys])
         solver = parameters(budget, 1, self.v.formulation)  # cores need a single worker
+        t = time.perf_counter()
         status = solve_cpsat(solver, m)
         self.trials += 1
         if status == cp_model.INFEASIBLE:
+            self.proof = max(self.proof, time.perf_counter() - t)
             core = {lit.index for lit in map(self.lit.get, keys)} & set(
                 solver.sufficient_assumptions_for_infeasibility()
             )
@@ -131,21 +139,34 @@ def _shrink(
     fs: _Facts, core: list[Any], left: Callable[[], float], fixed: list[Any] = ()  # type: ignore[assignment]
 ) -> tuple[list[Any], bool]:
     """Deletion: drop each fact of ``core`` in turn while the rest (with ``fixed``) stays infeasible.
-    Returns the kept facts and whether every removal was decided (False: a trial ran out of time)."""
-    core, minimal, i = list(core), True, 0
-    fixed = list(fixed)
-    while i < len(core):
-        budget = left() / (len(core) - i)
-        if budget < MIN_TRIAL / 3:
-            return core, False
-        got, sub = fs.infeasible(fixed + core[:i] + core[i + 1 :], max(MIN_TRIAL, budget))
-        if got:
-            sub_set = set(sub)
-            core = [k for k in core[:i] + core[i + 1 :] if k in sub_set]
-        else:
-            minimal = minimal and got is False
-            i += 1
-    return core, minimal
+
+    Two passes: the first gives each trial at most ``FIRST_PASS`` seconds (most trials end well within
+    it), the second retries the undecided facts with the time left shared among them. Returns the kept
+    facts and whether every removal was decided (False: a trial ran out of time, its fact is kept).
+    """
+    core, fixed, undecided = list(core), list(fixed), set()
+    for cap in (FIRST_PASS, None):
+        i = 0
+        while i < len(core):
+            if cap is None and core[i] not in undecided:
+                i += 1
+                continue
+            todo = len(core) - i if cap is not None else sum(k in undecided for k in core[i:])
+            budget = left() / max(todo, 1)
+            if budget < MIN_TRIAL / 3:
+                return core, False
+            budget = max(MIN_TRIAL, budget if cap is None else min(cap, budget))
+            got, sub = fs.infeasible(fixed + core[:i] + core[i + 1 :], budget)
+            if got:
+                undecided.discard(core[i])
+                sub_set = set(sub)
+                core = [k for k in core[:i] + core[i + 1 :] if k in sub_set]
+            else:
+                (undecided.add if got is None else undecided.discard)(core[i])
+                i += 1
+        if not undecided:
+            break
+    return core, not undecided
 
 
 def explain_deal(inst: Instance, seconds: float = 10.0, vocabulary_name: str = "ranks") -> Explanation | None:
@@ -163,31 +184,19 @@ def explain_deal(inst: Instance, seconds: float = 10.0, vocabulary_name: str = "
     def left() -> float:
         return seconds - (time.perf_counter() - t0)
 
-    # 1. One core over all the facts (probing presolve as the backend's second stage, if the cheap one
-    # runs out), then re-solved in reverse order while that is cheap and shrinks it.
+    # 1. One core over all the facts (a second, longer solve if the first runs out).
     verdict, core = fs.infeasible(keys, min(left(), 3.0))
     if verdict is None and left() > 0.05:
-        fs.v.model.clear_assumptions()
         verdict, core = fs.infeasible(keys, left())
     if not verdict:
         return None
     first = time.perf_counter() - t0
     stats = {"first_core": float(len(core)), "first_core_seconds": first}
-    while len(core) > 1:
-        t = time.perf_counter()
-        got, sub = fs.infeasible(core[::-1], min(left() * 0.1, 1.0))
-        if not got or len(sub) >= len(core):
-            break
-        core = [k for k in core if k in set(sub)]
-        if time.perf_counter() - t > left() * 0.1:
-            break
-    stats["small_core"] = float(len(core))
 
-    # 2. Deletion over the facts, keeping a share of the time for the verification.
-    reserve = VERIFY_SHARE * seconds
-
+    # 2. Deletion over the facts, keeping time for the verification: a share of the limit, or twice the
+    # longest proof so far if that is more (at most half the limit).
     def trial_time() -> float:
-        return left() - reserve
+        return left() - min(max(VERIFY_SHARE * seconds, 2 * fs.proof), seconds / 2)
 
     core, minimal = _shrink(fs, core, trial_time)
 
@@ -196,15 +205,16 @@ def explain_deal(inst: Instance, seconds: float = 10.0, vocabulary_name: str = "
     held: dict[Any, list[Any]] = {k: [k] for k in core}
     for k in core:
         parts = _parts(deal, fs.fact[k])
-        if len(parts) < 2 or trial_time() <= MIN_TRIAL:
+        if len(parts) < 2:
+            continue
+        if trial_time() <= MIN_TRIAL:
+            minimal = False  # its cards were not each tried
             continue
         fs.add_parts(fs.fact[k], parts)
+        # The parts together are the fact, so the set stays infeasible (every set kept so far was).
         others = [x for j in core if j != k for x in held[j]]
-        got, _ = fs.infeasible(others + [p.key for p in parts], max(MIN_TRIAL, trial_time()))
-        if got:
-            sub, done = _shrink(fs, [p.key for p in parts], trial_time, fixed=others)
-            minimal = minimal and done
-            held[k] = sub
+        held[k], done = _shrink(fs, [p.key for p in parts], trial_time, fixed=others)
+        minimal = minimal and done
     kept = [fs.fact[k] if held[k] == [k] else _join(deal, fs.fact[k], [fs.fact[p] for p in held[k]])
             for k in core if held[k]]  # fmt: skip
 
