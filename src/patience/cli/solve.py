@@ -112,7 +112,9 @@ def solve_cmd(
     else:
         click.echo(_summary(inst, result, backend))
         if why is not None:
-            click.echo(f"lost because of these {plural(len(why), 'fact')} alone:")
+            # Each fact holds in the deal; together they leave no order of play (proven by CP-SAT).
+            click.echo(f"lost because of these {plural(len(why), 'fact')} alone (no order of play that keeps"
+                       " them fits the rank rule):")
             for fact in why:
                 click.echo(f"  - {fact}")
         elif explain and result.status is Status.UNSOLVABLE:

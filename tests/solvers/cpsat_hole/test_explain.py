@@ -157,5 +157,6 @@ def test_cli_solve_explain_prints_facts():
     res = CliRunner().invoke(main, ["solve", "black-hole:1", "-g", "pysol", "--explain", "--limit", "6s"])
     assert res.exit_code == 0, res.output
     assert "UNSOLVABLE" in res.output and "waits for" in res.output
+    assert "alone (no order of play that keeps them fits the rank rule):" in res.output
     res = CliRunner().invoke(main, ["solve", "freecell:1", "--explain"])
     assert res.exit_code == 2 and "--explain" in res.output
