@@ -54,7 +54,7 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
     code, out, _ = run(
         "play", "klondike", "-n", "1", "-j", "0", "-p", "hindsight", "--worlds", "1", "--nodes", "50"
     )
-    shown = "player hindsight (worlds 1, nodes 50, mode reshuffle, search planning, escalate 4, fallback heur"
+    shown = "player hindsight (worlds 1, nodes 50, mode reshuffle, search dfs-jit, moves auto, fallback heur"
     assert code == 0 and shown in out
 
 

@@ -140,3 +140,82 @@ def test_hindsight_on_the_true_deal_follows_a_found_win() -> None:
 
     rec = play_game(deal("klondike", 5), HindsightPlayer(mode="shuffled-once"), random.Random(0))
     assert rec.won and rec.home == 52
+
+
+def _decision(seed: int, player: object, rng: random.Random, upto: int = 60) -> tuple:
+    """Play ``player`` on Klondike ``seed`` until it first scores candidates (a choice the safe-move rule and
+    a lone move do not make); (engine, history, observation) at that decision, before it is made."""
+    import patience.play.players as P
+
+    e = Engine(deal("klondike", seed))
+    history: tuple = ()
+    lk = _Tables.get(observe(e, e.legal_moves()))[1]
+    for _ in range(upto):
+        obs = observe(e, e.legal_moves(), history)
+        cands = P._choosable(lk, obs, "auto")
+        if len(obs.moves) > 1 and donkersteeg_safe_move(lk, obs) is None and len(cands) > 1:
+            return e, history, obs
+        m = player.choose(obs, rng, world_of(e) if player.peeks else None)  # type: ignore[attr-defined]
+        e.apply(m)
+        history += (m,)
+    raise AssertionError("no scored decision")
+
+
+def test_hindsight_scores_every_candidate_in_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each candidate is searched from its child in each world (once), its wins counted across worlds; the
+    move played has the most wins; every line kept starts with its candidate and replays to a win in its
+    world."""
+    import patience.play.players as P
+
+    player = P.HindsightPlayer(worlds=3, nodes=3000)
+    rng = random.Random(2)
+    e, history, obs = _decision(5, player, rng)
+    calls: list[int] = []
+    real = P._search
+
+    def spy(engine: Engine, how: str, nodes: int) -> tuple:
+        calls.append(id(engine))
+        out = real(engine, how, nodes)
+        wins[len(calls) - 1] = out[0]
+        return out
+
+    wins: dict[int, bool] = {}
+    monkeypatch.setattr(P, "_search", spy)
+    cands = P._choosable(_Tables.get(obs)[1], obs, "auto")
+    m = player.choose(obs, rng)
+    assert m in cands
+    assert len(player._pool) == 3
+    for w in player._pool:  # the first scored decision: every world is fresh, none has a plan yet
+        assert calls.count(id(w.engine)) == len(cands)
+        for first, line in w.lines.items():
+            assert line[0] == first and first in cands
+            assert P._still_wins(w.engine, line)
+    assert sum(wins.values()) == sum(len(w.lines) for w in player._pool) >= 1
+    count = {c: sum(c in w.lines for w in player._pool) for c in cands}
+    assert count[m] == max(count.values())
+
+
+def test_hindsight_follows_its_line_without_searching_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the true deal ('shuffled-once') a line found for the move played becomes the world's plan; at the
+    next decision that plan's move is scored a win without a search, the other candidates are searched."""
+    import patience.play.players as P
+
+    player = P.HindsightPlayer(mode="shuffled-once", nodes=5000)
+    rng = random.Random(0)
+    e, history, obs = _decision(5, player, rng)
+    m = player.choose(obs, rng, world_of(e))
+    (w,) = player._pool
+    assert m in w.lines  # the search found a win after the move played, on the true deal
+    line = w.lines[m]
+    e.apply(m)
+    history += (m,)
+    calls: list[object] = []
+    monkeypatch.setattr(P, "_search", lambda eng, how, n: (calls.append(eng.key()), (False, False, [], 0))[1])
+    obs = observe(e, e.legal_moves(), history)
+    nxt = player.choose(obs, rng, world_of(e))
+    assert w.plan == line[1:] or not calls  # synced: the line's tail is the plan
+    lk = _Tables.get(obs)[1]
+    cands = P._choosable(lk, obs, "auto")
+    if len(obs.moves) > 1 and donkersteeg_safe_move(lk, obs) is None and len(cands) > 1:
+        assert len(calls) == len(cands) - 1  # every candidate but the plan's
+        assert nxt == line[1]  # the only candidate that wins

@@ -120,11 +120,14 @@ def _ceiling(rules: Any) -> str | None:
     "--playout", type=click.Choice(("random", "safe")), default=None, help="mc: playout policy [random]."
 )
 @click.option(
-    "--search", type=click.Choice(("planning", "dfs")), default=None, help="hindsight: the search [planning]."
+    "--search",
+    type=click.Choice(("dfs-jit", "planning", "dfs")),
+    default=None,
+    help="hindsight: the search in each world [dfs-jit].",
 )
 @click.option("--auto-safe", is_flag=True, help="random: play safe foundation moves first (Klaver).")
-@click.option("--worlds", type=int, default=None, help="hindsight: sampled worlds searched per decision [6].")
-@click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [1000].")
+@click.option("--worlds", type=int, default=None, help="hindsight: sampled worlds searched per decision [8].")
+@click.option("--nodes", type=int, default=None, help="hindsight: node budget of each search [2000].")
 @click.option("--seed-start", "seed", type=int, default=1, show_default=True, help="First seed.")
 @click.option("--generator", "-g", type=GENERATOR, default="portable", show_default=True, help=GENERATOR_HELP)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=SET_HELP)

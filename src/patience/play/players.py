@@ -680,62 +680,110 @@ def _visible(obs: Observation) -> tuple[Any, ...]:
 
 @dataclass
 class _Sample:
-    """One world of the hindsight player's pool: its engine (kept in step with the game), a winning line
-    from the current position found by the search in it (or None), and whether the search proved it lost."""
+    """One world of the hindsight player's pool: its engine (kept in step with the game), a winning line from
+    the current position (or None), the lines found from each candidate's child at the last decision (one of
+    them becomes ``plan`` when its move is played), and whether the world is proven lost or barren (at the
+    last decision no candidate's search found a win or a proof: searched again only after progress)."""
 
     engine: Engine
     plan: list[Move] | None = None
+    lines: dict[Move, list[Move]] = field(default_factory=dict)
     lost: bool = False
-    tried: int = 0  # the node budget spent in vain since the world last changed (a repair) or progressed
-    mark: tuple[int, int] = (-1, -1)  # (face-down cards, cards home) when ``tried`` was last reset
+    barren: bool = False
+    mark: tuple[int, int] = (-1, -1)  # (face-down cards, cards home) when ``barren`` was last cleared
 
 
-SEARCHES = ("planning", "dfs")
-"""The thoughtful search the hindsight player asks in each world: ``planning`` (greedy best-first,
+SEARCHES = ("dfs-jit", "planning", "dfs")
+"""The thoughtful search the hindsight player runs in each world: ``dfs-jit`` (:func:`patience.solvers.dfs_jit
+.search_from`, the compiled ``dfs``: about 200,000 Klondike nodes a second), ``planning`` (greedy best-first,
 :func:`patience.solvers.planning.search_from`) or ``dfs`` (:func:`patience.solvers.dfs.search`)."""
+
+
+def _search(engine: Engine, how: str, nodes: int) -> tuple[bool, bool, list[Move], int]:
+    """(won, proven lost, winning line, most cards home reached) of a search of ``engine``'s state (left as
+    it was) with ``nodes``; only ``dfs-jit`` reports the cards home reached (the others: the state's)."""
+    if how == "dfs-jit":
+        from ..solvers.dfs_jit import search_from as jit_from
+
+        f = jit_from(engine, nodes=nodes, seconds=60.0)
+        return f.won, f.complete, list(f.moves), f.best
+    home = engine.foundation_cards()
+    if how == "planning":
+        from ..solvers.base import Limits, Status
+        from ..solvers.planning import search_from
+
+        status, plan, _stats = search_from(engine, Limits(nodes=nodes))
+        return status is Status.SOLVED, status is Status.UNSOLVABLE, list(plan or []), home
+    from ..solvers.dfs import DEFAULT_MEMORY_MB, search
+    from ..solvers.dfs_prune import features
+
+    out = search(engine, features(engine.rules), False, time.perf_counter() + 60, nodes, DEFAULT_MEMORY_MB)
+    return bool(out.won), bool(out.complete and not out.won), list(out.moves or []), home
+
+
+def _heuristic_order(lk: _Lookups, obs: Observation) -> dict[Move, tuple[int, int]]:
+    """Each offered move's place in :class:`HeuristicPlayer`'s priority list: (tier, -weight), lower first;
+    a move in no tier is absent (it comes last)."""
+    order: dict[Move, tuple[int, int]] = {}
+    for t, tier in enumerate(_heuristic_tiers(lk, obs)):
+        for w, m in tier:
+            order.setdefault(m, (t, -w))
+    return order
 
 
 @dataclass
 class HindsightPlayer:
-    """Determinized Monte Carlo / hindsight optimisation: neither Donkersteeg nor Klaver has it.
+    """Hindsight optimisation (determinized Monte Carlo over sampled worlds): neither Donkersteeg nor Klaver
+    has it.
 
     Keeps a pool of ``worlds`` full states consistent with the observation ('reshuffle': the unseen cards
-    sampled uniformly, :func:`sample_world`; 'shuffled-once': the true state, one world, an upper bound). In
-    each world it asks a thoughtful search (``search``, :data:`SEARCHES`; only proven dominances cut, at most
-    ``nodes`` nodes) for a winning line from the current position; each line found votes for its first
-    move, and the most voted move is played (ties: the higher reward of Donkersteeg's Table 6.1, then at
-    random). With no vote the worlds without a line are searched again with ``escalate`` times the
-    budget; with still none it plays as ``fallback``: :class:`HeuristicPlayer` or :class:`MonteCarloPlayer`
-    (5 playouts, reshuffle). Safe moves (:func:`donkersteeg_safe_move`) and lone moves are played without
-    searching.
+    sampled uniformly, :func:`sample_world`; 'shuffled-once': the true state, one world, an upper bound).
+    At a decision every candidate move (the offered moves of ``moves``, :data:`MOVE_SETS`: Donkersteeg's set
+    in Klondike, whose partial-pile restriction is the proven dominance ``partial_pile``) is scored across
+    the worlds: the number of worlds in which a thoughtful search (``search``, :data:`SEARCHES`; only
+    proven dominances cut; at most ``nodes`` nodes) finds a win from the state after the move. The most
+    wins is played; among equals the fewest moves over the winning lines found (so the player commits:
+    following a world's line shortens it, where a tie broken otherwise let a player that wins in every
+    world wander through stock turns until the repeat rule ended the game), then (``progress``) the most
+    cards home its searches reached, then :class:`HeuristicPlayer`'s priority list, Donkersteeg's Table 6.1
+    reward (:func:`reward`), and chance. With no candidate winning in any world (nor, with ``progress``,
+    sending a card home) the player plays as ``fallback`` (:class:`HeuristicPlayer`, or
+    :class:`MonteCarloPlayer` with 5 playouts). Safe moves (:func:`donkersteeg_safe_move`) and lone
+    candidates are played without searching.
+
+    Reuse: a world whose line (found from the move played) is still followed needs no search for that move
+    (the line's next move scores its win for free); a world proven lost stays lost; a world where no
+    candidate found anything (every search ran out) is skipped, scoring every candidate alike (0), until it
+    progresses (a card turned up or sent home) or is repaired: it would add the same to every score (with
+    ``progress`` such worlds are searched again, for the cards home their searches reach).
 
     Between decisions each world follows the moves played. A world whose visible cards no longer match the
     observation (a card turned up differently) is repaired (:func:`_repair`: the card seen is swapped into
     place from the world's hidden places, which keeps a uniform world uniform among the arrangements
-    consistent with the observation). A world's line stays valid while the moves played follow it (after a
-    repair, while it still replays to a win), so it votes again without a new search; a world the search
-    proved lost stays lost until a repair changes it (no line from a position means none from any position
-    after it) and is not searched again.
+    consistent with the observation); its line is kept only while it still replays to a win. The player
+    reads the observation only: worlds are sampled, never the deal.
     """
 
-    version: ClassVar[int] = 2
-    worlds: int = 6
-    nodes: int = 1000
+    version: ClassVar[int] = 3
+    worlds: int = 8
+    nodes: int = 2000
     mode: str = "reshuffle"
-    search: str = "planning"
-    escalate: int = 4
+    search: str = "dfs-jit"
+    moves: str = "auto"
     fallback: str = "heuristic"
+    progress: bool = False
     name: str = "hindsight"
     _pool: list[_Sample] = field(default_factory=list, repr=False)
     _synced: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
+        _check_move_set(self.moves)
         if self.mode not in MODES:
             raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
         if self.search not in SEARCHES:
             raise ValueError(f"search {self.search!r}: one of {', '.join(SEARCHES)}")
-        if self.worlds < 1 or self.nodes < 1 or self.escalate < 1:
-            raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}, escalate {self.escalate}: each >= 1")
+        if self.worlds < 1 or self.nodes < 1:
+            raise ValueError(f"worlds {self.worlds}, nodes {self.nodes}: each >= 1")
         if self.fallback not in ("heuristic", "mc"):
             raise ValueError(f"fallback {self.fallback!r}: one of heuristic, mc")
 
@@ -745,56 +793,55 @@ class HindsightPlayer:
         return self.mode == "shuffled-once"
 
     def _sync(self, obs: Observation) -> None:
-        """Play the moves made since the last call in every world, then repair each world to show what the
-        observation shows (:func:`_repair`); a world's line is kept while it still wins in the world."""
+        """Play the moves made since the last call in every world (a world's line for the move played
+        becomes its plan), then repair each world to show what the observation shows (:func:`_repair`)."""
         if len(obs.history) < self._synced or (self._synced == 0 and self._pool):
             self._pool = []  # a new game
             self._synced = 0
         for m in obs.history[self._synced :]:
             for w in self._pool:
                 w.engine.apply(m)
-                w.plan = w.plan[1:] if w.plan and w.plan[0] == m else None
+                line = w.plan if w.plan and w.plan[0] == m else w.lines.get(m)
+                w.plan = line[1:] if line else None
+                w.lines = {}
         self._synced = len(obs.history)
-        for w in self._pool:
-            mark = (sum(w.engine.down), w.engine.foundation_cards())
-            if mark != w.mark:  # progress: a card turned up or sent home
-                w.mark, w.tried = mark, 0
         want = _visible(obs)
         keep = []
         for w in self._pool:
             if _visible(observe(w.engine, ())) != want:
                 if not _repair(w.engine, obs):
                     continue
-                w.lost = False
-                w.tried = 0
+                w.lost = w.barren = False
                 if w.plan and not _still_wins(w.engine, w.plan):
                     w.plan = None
+            mark = (sum(w.engine.down), w.engine.foundation_cards())
+            if mark != w.mark:  # progress: a card turned up or sent home
+                w.mark, w.barren = mark, False
             keep.append(w)
         self._pool = keep
 
-    def _line(self, w: _Sample, nodes: int) -> None:
-        """Search world ``w`` from its position (at most ``nodes`` nodes) unless it has a line, is proven
-        lost, or a search with this budget found nothing since the world last changed or progressed (a card
-        turned up or sent home): a move or two without progress rarely turn a search that ran out into one
-        that wins, and searching again after every move cost most of the player's time."""
-        if w.plan or w.lost or w.tried >= nodes:
-            return
-        w.tried = nodes
-        if self.search == "planning":
-            from ..solvers.base import Limits, Status
-            from ..solvers.planning import search_from
-
-            status, plan, _stats = search_from(w.engine, Limits(nodes=nodes))
-            w.plan = list(plan) if status is Status.SOLVED and plan else None
-            w.lost = status is Status.UNSOLVABLE
-        else:
-            from ..solvers.dfs import DEFAULT_MEMORY_MB, search
-            from ..solvers.dfs_prune import features
-
-            out = search(w.engine, features(w.engine.rules), False, time.perf_counter() + 60, nodes,
-                         DEFAULT_MEMORY_MB)  # fmt: skip
-            w.plan = list(out.moves) if out.won and out.moves else None
-            w.lost = out.complete and not out.won
+    def _score(self, w: _Sample, candidates: Sequence[Move], scores: dict[Move, list[int]]) -> None:
+        """Add world ``w``'s results to ``scores``: per candidate, [wins, cards home reached, minus the moves
+        of the winning lines] of a search from the state after it."""
+        e = w.engine
+        found = refuted = 0
+        for m in candidates:
+            if w.plan and w.plan[0] == m:
+                won, lost, line, best = True, False, w.plan[1:], e.n_cards
+            else:
+                e.apply(m)
+                won, lost, line, best = _search(e, self.search, self.nodes)
+                e.undo()
+            if won:
+                w.lines[m] = [m, *line]
+                scores[m][0] += 1
+                scores[m][2] -= len(w.lines[m])
+                found += 1
+            scores[m][1] += e.n_cards if won else 0 if lost else best
+            refuted += lost
+        if refuted == len(candidates) and len(candidates) == len(e.legal_moves()):
+            w.lost = True  # every move from here loses: the position does
+        w.barren = found == 0 and not w.lost
 
     def choose(self, obs: Observation, rng: random.Random, truth: World | None = None) -> Move | None:
         boards, lk = _Tables.get(obs)
@@ -806,25 +853,32 @@ class HindsightPlayer:
         safe = donkersteeg_safe_move(lk, obs)
         if safe is not None:
             return safe
+        candidates = _choosable(lk, obs, self.moves)
+        if len(candidates) == 1:
+            return candidates[0]
         size = 1 if self.peeks else self.worlds
         while len(self._pool) < size:
             world = truth if self.peeks and truth is not None else sample_world(obs, boards.rules, rng)
-            self._pool.append(_Sample(boards.engine(world)))
-        votes: dict[Move, int] = {}
-        offered = set(obs.moves)
-        for budget in (self.nodes, self.nodes * self.escalate):
-            for w in self._pool:
-                self._line(w, budget)
-                if w.plan and w.plan[0] in offered:
-                    votes[w.plan[0]] = votes.get(w.plan[0], 0) + 1
-            if votes or self.escalate <= 1:
-                break
-        if not votes:
+            w = _Sample(boards.engine(world))
+            w.mark = (sum(w.engine.down), w.engine.foundation_cards())
+            self._pool.append(w)
+        scores = {m: [0, 0, 0] for m in candidates}
+        for w in self._pool:
+            w.lines = {}
+            if not (w.lost or (w.barren and not self.progress)):
+                self._score(w, candidates, scores)
+        key = {m: (v[0], v[2], v[1]) if self.progress else (v[0], v[2]) for m, v in scores.items()}
+        top = max(key.values())
+        if top[0] == 0 and not (self.progress and top[2] > 0):
             if self.fallback == "mc":
                 return MonteCarloPlayer(playouts=5).choose(obs, rng)
-            return HeuristicPlayer().choose(obs, rng)
-        top = max(votes.values())
-        best = [m for m in obs.moves if votes.get(m) == top]
+            return HeuristicPlayer().choose(obs, rng) or rng.choice(candidates)
+        best = [m for m in candidates if key[m] == top]
+        if len(best) > 1:
+            order = _heuristic_order(lk, obs)
+            last = (len(order) + 99, 0)
+            first = min(order.get(m, last) for m in best)
+            best = [m for m in best if order.get(m, last) == first]
         if len(best) > 1:
             rewards = [reward(lk, obs, m) for m in best]
             best = [m for m, r in zip(best, rewards, strict=True) if r == max(rewards)]

@@ -156,12 +156,14 @@ def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> l
 @dataclass(frozen=True)
 class Found:
     """What :func:`search_from` found: ``won`` with its ``moves`` (engine moves from the start state),
-    ``complete`` (no win exists: every prune proven), and the ``nodes`` searched."""
+    ``complete`` (no win exists: every prune proven), the ``nodes`` searched and ``best``, the most cards
+    home in any state it reached."""
 
     won: bool
     complete: bool
     moves: tuple[Move, ...]
     nodes: int
+    best: int = 0
 
 
 def search_from(
@@ -176,10 +178,11 @@ def search_from(
     if not kernel_supports(engine.rules):
         raise ValueError(f"dfs-jit: the kernel does not cover the rules of {engine.instance.game!r}")
     if engine.is_won():
-        return Found(True, False, (), 0)
+        return Found(True, False, (), 0, engine.foundation_cards())
     opts = options or DfsJitOptions()
     _warm(opts.jit)
     outs = _phases(engine, opts, time.perf_counter(), Limits(seconds=seconds, nodes=nodes))
     last = outs[-1]
     moves = tuple(to_move(m) for m in last["moves"]) if last["won"] else ()
-    return Found(bool(last["won"]), bool(last["complete"]), moves, sum(int(o["nodes"]) for o in outs))
+    best = max(max(int(o["best"]) for o in outs), engine.foundation_cards())
+    return Found(bool(last["won"]), bool(last["complete"]), moves, sum(int(o["nodes"]) for o in outs), best)
