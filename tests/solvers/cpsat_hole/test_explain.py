@@ -80,18 +80,21 @@ def playable(inst, kept: list[Fact]) -> bool:
 
 
 def small_lost_deals(count: int, seed: int) -> list:
+    """Lost deals of 9-16 cards whose ranks alone could be played in one sequence (so facts matter)."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
         game = rng.choice(["black-hole", "all-in-a-row"])
-        S, R = rng.randint(2, 3), rng.randint(3, 5)
+        S, R = rng.randint(2, 4), rng.randint(3, 5)
         n = S * R - (game == "black-hole")
+        if n > 16:
+            continue
         piles = [p for p in range(2, n) if n % p == 0]
         if not piles:
             continue
         sets = {"suits": S, "ranks": R, "piles": rng.choice(piles), "foundations.wrap": rng.random() < 0.5}
         inst = deal(game, rng.randrange(2**31), "portable", sets)
-        if lost(inst):
+        if playable(inst, []) and lost(inst):
             out.append(inst)
     return out
 
@@ -105,14 +108,18 @@ def parts_of(deal_: HoleDeal, fact: Fact) -> list[Fact]:
 
 
 def test_explanations_of_small_lost_deals_are_infeasible_and_minimal_by_brute_force():
+    narrowed = 0  # kept ranks that name fewer cards than the rank has covered
     for inst in small_lost_deals(12, seed=5):
         e = explain_deal(inst, seconds=20)
-        assert e is not None and e.minimal, inst.to_json()
+        assert e is not None and e.minimal and e.kept, inst.to_json()
+        full = {f.key: f for f in vocabulary(HoleDeal.from_instance(inst), "ranks")}
+        narrowed += sum(len(f.pairs) < len(full[f.key].pairs) for f in e.kept)
         assert not playable(inst, e.kept), inst.to_json()  # the kept facts alone lose
         d = HoleDeal.from_instance(inst)
         pieces = [p for f in e.kept for p in parts_of(d, f)]
         for i in range(len(pieces)):  # each fact, and each card of a narrowed rank, is needed
             assert playable(inst, pieces[:i] + pieces[i + 1 :]), (inst.to_json(), pieces[i].text)
+    assert narrowed > 0
 
 
 def test_every_fact_is_true_of_the_deal():
@@ -145,9 +152,11 @@ def test_won_deal_has_no_explanation_and_a_feasible_set_is_not_verified():
     assert not proven_infeasible(d, vocabulary(d, "ranks"), 10)
 
 
+@pytest.mark.slow
 def test_pysol_all_in_a_row_explanation_is_small_and_proven():
+    # Timing-dependent (the trials share the limit): slow, with a limit the shared machine always meets.
     inst = deal("all-in-a-row", 1, "pysol")  # lost after 6 cards
-    e = explain_deal(inst, seconds=10)
+    e = explain_deal(inst, seconds=60)
     assert e is not None and len(e.facts) <= 6
     assert all(f.key[0] == "rank" for f in e.kept)
     assert proven_infeasible(HoleDeal.from_instance(inst), e.kept, 30)

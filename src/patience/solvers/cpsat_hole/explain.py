@@ -23,6 +23,7 @@ runs with one worker: assumption cores need it.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ __all__ = ["Explanation", "explain", "explain_deal", "proven_infeasible"]
 # for the final verification.
 MIN_TRIAL = 0.3
 FIRST_PASS = 1.0
+STOP_SLACK = 0.2  # seconds past a solve's limit before it is stopped from outside (:func:`_solve`)
 VERIFY_SHARE = 0.2
 
 
@@ -98,7 +100,7 @@ class _Facts:
         m.add_assumptions([self.lit[k] for k in keys])
         solver = parameters(budget, 1, self.v.formulation)  # cores need a single worker
         t = time.perf_counter()
-        status = solve_cpsat(solver, m)
+        status = _solve(solver, m, budget)
         self.trials += 1
         if status == cp_model.INFEASIBLE:
             self.proof = max(self.proof, time.perf_counter() - t)
@@ -132,7 +134,20 @@ def proven_infeasible(deal: HoleDeal, kept: list[Fact], seconds: float) -> bool:
     for f in kept:
         _enforce(v, f, None)
     solver = parameters(seconds, 1, v.formulation)
-    return solve_cpsat(solver, v.model) == cp_model.INFEASIBLE
+    return _solve(solver, v.model, seconds) == cp_model.INFEASIBLE
+
+
+def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, seconds: float) -> Any:
+    """Solve, stopped from outside ``STOP_SLACK`` seconds after its limit: under load CP-SAT's own limit
+    was overrun several times over (a 5 s trial took 30 s at load 10), which would eat the explanation's
+    whole budget."""
+    timer = threading.Timer(seconds + STOP_SLACK, solver.stop_search)
+    timer.daemon = True
+    timer.start()
+    try:
+        return solve_cpsat(solver, model)
+    finally:
+        timer.cancel()
 
 
 def _shrink(
