@@ -6,10 +6,12 @@ first, and prints win rates with conservative Wilson 95% intervals beside the th
 writes ``play_klondike.md`` (and ``play_klondike.csv``). Usage::
 
     python benchmarks/bench_play.py -n 2000 --n-mc 200 --budget-mc 600 --out
+    python benchmarks/bench_play.py --only hindsight --draws 1 --n-hs 200 --suffix _hindsight_d1 --out
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
@@ -54,8 +56,8 @@ def configs(args: Any) -> list[tuple[str, str, str, dict[str, Any], str, dict[st
                     continue
                 out.append((f"{player} {mode}", "klondike", "portable", ov, player, {"mode": mode},
                             args.n_mc, args.budget_mc))  # fmt: skip
-        out.append(("hindsight reshuffle", "klondike", "portable", ov, "hindsight", {}, args.n_mc,
-                    args.budget_hs))  # fmt: skip
+        out.append(("hindsight reshuffle", "klondike", "portable", ov, "hindsight", json.loads(args.hs),
+                    args.n_hs, args.budget_hs))  # fmt: skip
     out += [
         ("random", "freecell", "ms", {}, "random", {}, 200, None),
         ("mc", "freecell", "ms", {}, "mc", {"score": "klaver"}, 200, args.budget_mc),
@@ -63,12 +65,39 @@ def configs(args: Any) -> list[tuple[str, str, str, dict[str, Any], str, dict[st
     return out
 
 
+def _pooled(
+    game: str, n: int, player: str, opts: dict[str, Any], ov: dict[str, Any], gen: str, workers: int
+) -> list[Any]:
+    """Seeds 1..n played by ``workers`` processes (``patience play``'s tasks), in seed order."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from patience.play.game import PlayTask, play_task
+
+    tasks = [PlayTask(game, dict(ov), gen, s, player, dict(opts)) for s in range(1, n + 1)]
+    with ProcessPoolExecutor(workers) as ex:
+        return list(ex.map(play_task, tasks))
+
+
+def _detail(player: str, opts: dict[str, Any]) -> str:
+    """The hindsight player's settings, spelt out in its row (every other row's label says it all)."""
+    if player != "hindsight":
+        return ""
+    from patience.play.players import make_player
+
+    p: Any = make_player(player, **opts)
+    extra = ", progress" if p.progress else ""
+    return f" ({p.worlds} worlds x {p.nodes} nodes, {p.search}{extra})"
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=2000, help="games per cheap player (random, heuristic)")
     ap.add_argument("--n-mc", type=int, default=200, help="games per Monte Carlo / hindsight configuration")
     ap.add_argument("--budget-mc", type=float, default=600.0, help="seconds per Monte Carlo configuration")
-    ap.add_argument("--budget-hs", type=float, default=900.0, help="seconds per hindsight configuration")
+    ap.add_argument("--n-hs", type=int, default=200, help="games per hindsight configuration")
+    ap.add_argument("--budget-hs", type=float, default=None, help="seconds per hindsight configuration")
+    ap.add_argument("--hs", default="{}", help="hindsight player options as JSON, e.g. '{\"worlds\": 8}'")
+    ap.add_argument("--workers", type=int, default=1, help="processes for a configuration without a budget")
     ap.add_argument("--only", default=None, help="run only labels containing this text")
     ap.add_argument("--skip", default=None, help="skip labels containing this text")
     ap.add_argument("--draws", default="3,1", help="Klondike draws to run (comma-separated) [3,1]")
@@ -87,7 +116,10 @@ def main(argv: list[str] | None = None) -> None:
         ):
             continue
         t0 = time.perf_counter()
-        recs = play_many(game, range(1, n + 1), player, opts, ov, gen, budget=budget)
+        if args.workers > 1 and budget is None:
+            recs = _pooled(game, n, player, opts, ov, gen, args.workers)
+        else:
+            recs = play_many(game, range(1, n + 1), player, opts, ov, gen, budget=budget)
         wall = time.perf_counter() - t0
         wins = sum(r.won for r in recs)
         unknown = sum(r.end == "time" for r in recs)
@@ -96,13 +128,14 @@ def main(argv: list[str] | None = None) -> None:
         moves = [r.moves for r in recs if r.won]
         row = {
             "game": game + (f" draw {draw}" if game == "klondike" else " (MS deals)"),
-            "player": label,
+            "player": label + _detail(player, opts),
             "games": len(recs),
             "won": wins,
             "win %": f"{100 * wins / max(len(recs), 1):.1f}",
             "Wilson 95%": f"[{lo:.1f}, {hi:.1f}]",
             "moves per win": f"{statistics.fmean(moves):.0f}" if moves else "-",
             "s per game": f"{wall / max(len(recs), 1):.2f}",
+            "s a game, each": f"{statistics.fmean(r.seconds for r in recs):.2f}" if recs else "-",
             "thesis": THESIS.get((label, draw), "-") if game == "klondike" else "Klaver: -",
             "load": _common.load(),
         }
