@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
         "| deals | scanned | lost | ours | published |",
         "|---|---|---|---|---|",
     ]
-    for a, b, key in ((1, 32000, None), (1, 1_000_000, "xp"), (first, last, "klaver")):
+    for a, b, key in ((1, 32000, "win95"), (1, 1_000_000, "xp"), (first, last, "klaver")):
         if a < first or b > last:
             continue
         sub = census.summary(a, b)

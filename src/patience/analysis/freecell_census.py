@@ -64,6 +64,7 @@ FORMAT = 1
 
 PUBLISHED: dict[str, tuple[int, int, str]] = {  # labelled comparison values only, never results
     "klaver": (136, 11_000_000, "Klaver 2022, random deals"),
+    "win95": (1, 32_000, "Klaver 2022 citing Kel22, Windows 95's MS deals 1-32000: 11982"),
     "xp": (8, 1_000_000, "Klaver 2022 citing Kel22, Windows XP's MS deals 1-1000000"),
     "kel22": (1282, 100_000_000, "Klaver 2022 citing Kel22, random deals"),
 }
