@@ -66,16 +66,34 @@ def configs(args: Any) -> list[tuple[str, str, str, dict[str, Any], str, dict[st
 
 
 def _pooled(
-    game: str, n: int, player: str, opts: dict[str, Any], ov: dict[str, Any], gen: str, workers: int
+    game: str,
+    n: int,
+    player: str,
+    opts: dict[str, Any],
+    ov: dict[str, Any],
+    gen: str,
+    workers: int,
+    budget: float | None,
 ) -> list[Any]:
-    """Seeds 1..n played by ``workers`` processes (``patience play``'s tasks), in seed order."""
-    from concurrent.futures import ProcessPoolExecutor
+    """Seeds 1..n played by ``workers`` processes (``patience play``'s tasks), results in seed order; with
+    ``budget`` seconds, the games finished in order when it is spent (a prefix of the seeds). Each game is
+    printed to stderr as it is taken in."""
+    import multiprocessing
 
     from patience.play.game import PlayTask, play_task
 
+    t0 = time.perf_counter()
     tasks = [PlayTask(game, dict(ov), gen, s, player, dict(opts)) for s in range(1, n + 1)]
-    with ProcessPoolExecutor(workers) as ex:
-        return list(ex.map(play_task, tasks))
+    out = []
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for rec in pool.imap(play_task, tasks):
+            out.append(rec)
+            print(f"  seed {rec.seed}: {rec.end} {rec.home} home, {rec.seconds:.1f} s; "
+                  f"{sum(r.won for r in out)} of {len(out)} won", file=sys.stderr, flush=True)  # fmt: skip
+            if budget is not None and time.perf_counter() - t0 > budget:
+                pool.terminate()
+                break
+    return out
 
 
 def _detail(player: str, opts: dict[str, Any]) -> str:
@@ -97,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n-hs", type=int, default=200, help="games per hindsight configuration")
     ap.add_argument("--budget-hs", type=float, default=None, help="seconds per hindsight configuration")
     ap.add_argument("--hs", default="{}", help="hindsight player options as JSON, e.g. '{\"worlds\": 8}'")
-    ap.add_argument("--workers", type=int, default=1, help="processes for a configuration without a budget")
+    ap.add_argument("--workers", type=int, default=1, help="processes playing a configuration's games")
     ap.add_argument("--only", default=None, help="run only labels containing this text")
     ap.add_argument("--skip", default=None, help="skip labels containing this text")
     ap.add_argument("--draws", default="3,1", help="Klondike draws to run (comma-separated) [3,1]")
@@ -116,8 +134,8 @@ def main(argv: list[str] | None = None) -> None:
         ):
             continue
         t0 = time.perf_counter()
-        if args.workers > 1 and budget is None:
-            recs = _pooled(game, n, player, opts, ov, gen, args.workers)
+        if args.workers > 1:
+            recs = _pooled(game, n, player, opts, ov, gen, args.workers, budget)
         else:
             recs = play_many(game, range(1, n + 1), player, opts, ov, gen, budget=budget)
         wall = time.perf_counter() - t0

@@ -43,6 +43,8 @@ VARIANTS: list[tuple[str, str, int | None, int | None, int | None]] = [
     ("last, 16 turns", "last", 16, None, None),
     ("last, 24 turns", "last", 24, None, None),
     ("last, 48 turns", "last", 48, None, None),
+    ("last, 72 turns", "last", 72, None, None),
+    ("last, 96 turns", "last", 96, None, None),
     ("uniform, no redeal (one pass)", "uniform", None, 0, None),
     ("last, no redeal (one pass)", "last", None, 0, None),
     ("uniform, 1 redeal", "uniform", None, 1, None),
@@ -92,13 +94,14 @@ def play(seed: int, draw: int, stock: str, turns: int | None, redeals: int | Non
 def main(argv: list[str] | None = None) -> None:
     ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=2000, help="deals per variant and draw (seeds 1..N)")
-    ap.add_argument("--only", default=None, help="run only variants whose label contains this text")
+    ap.add_argument("--only", default=None, help="only labels with one of these texts (split on |)")
+    ap.add_argument("--suffix", default="", help="added to the output names (play_random_gap<suffix>.md)")
     _common.add_out(ap, "play_random_gap.md and play_random_gap.csv")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = []
     start = _common.load()
     for label, stock, turns, redeals, dead in VARIANTS:
-        if args.only and args.only not in label:
+        if args.only and not any(t in label for t in args.only.split("|")):
             continue
         row: dict[str, Any] = {"variant": label}
         t0 = time.perf_counter()
@@ -123,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
         "",
         *_common.md_table(rows),
     ]
-    _common.write_lines(out / "play_random_gap.md", lines)
-    _common.write_csv(out / "play_random_gap.csv", rows)
+    _common.write_lines(out / f"play_random_gap{args.suffix}.md", lines)
+    _common.write_csv(out / f"play_random_gap{args.suffix}.csv", rows)
 
 
 if __name__ == "__main__":
