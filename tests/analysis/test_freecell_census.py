@@ -114,6 +114,9 @@ def test_census_bad_input_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: py
     if HAVE_FCS:
         code, _, err = run("--ms", "1-2", "--out", str(junk), "--quiet")
         assert code == 2 and "not a census file" in err and junk.read_text() == "[1, 2]"
+        code, _, err = run("--ms", "1-2", "--preset", "no-such-preset", "--out", str(tmp_path / "p.json"))
+        assert code == 2 and err.count("\n") == 1 and "--preset 'no-such-preset'" in err
+        assert not (tmp_path / "p.json").exists()
     monkeypatch.setattr(fc.shutil, "which", lambda exe: None)
     code, _, err = run("--ms", "1-2", "--out", str(tmp_path / "new.json"))
     assert code == 2 and err.count("\n") == 1 and "not installed" in err

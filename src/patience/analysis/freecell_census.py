@@ -149,7 +149,10 @@ class FcsFilter:
                               capture_output=True, text=True, env=_quiet_env())  # fmt: skip
         hit = _CHECKED.search(done.stdout)
         if hit is None:
-            raise FilterError(f"{SINGLE_SOLVER}: no state count for our deal {number}")
+            why = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise FilterError(
+                f"{SINGLE_SOLVER} -l {self.preset}: no state count for our deal {number} ({why})"
+            )
         return int(hit.group(1))
 
     def same_deal(self, number: int) -> bool:

@@ -354,8 +354,11 @@ def census_cmd(
         raise UsageError(f"--preset {preset!r}: expected a Freecell Solver preset name such as lg")
     try:
         dfilter = FcsFilter(preset)
+        dfilter.ours(1)  # an unknown preset is bad input, found before anything is written
     except FilterMissing as err:
         raise UsageError(str(err)) from None
+    except FilterError as err:
+        raise UsageError(f"--preset {preset!r}: {err}") from None
     try:
         census = Census.load(out, dfilter.name, "dfs-jit") if out else Census(dfilter.name)
     except ValueError as err:
