@@ -18,10 +18,10 @@ from patience.cli import main
 from patience.deals import deal
 
 HAVE_FCS = shutil.which(fc.RANGE_SOLVER) is not None and shutil.which(fc.SINGLE_SOLVER) is not None
-# .ci/run sets CI and installs Freecell Solver (benchmarks/peers.sh) when ../shared/peers is beside the repo:
-# there a missing one fails this test instead of skipping it.
-CI_INSTALLS_FCS = bool(os.environ.get("CI")) and (Path(__file__).parents[3] / "shared" / "peers").is_dir()
-needs_fcs = pytest.mark.skipif(not HAVE_FCS and not CI_INSTALLS_FCS, reason="Freecell Solver not installed")
+# .ci/run sets CI and installs Freecell Solver (benchmarks/peers.sh fcs): there a missing one fails the test.
+needs_fcs = pytest.mark.skipif(
+    not HAVE_FCS and not os.environ.get("CI"), reason="Freecell Solver not installed"
+)
 
 
 @dataclass
