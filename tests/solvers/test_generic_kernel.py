@@ -23,6 +23,8 @@ from patience.rules import list_games, load_game
 from patience.shrink import shrink
 from patience.solvers.generic_kernel import kernel, kernel_supports, unsupported_features
 from patience.solvers.generic_kernel.pack import engine_key_classes, from_move, pack, to_move
+from patience.solvers.stock_access import StockAccess, canonical
+from patience.solvers.stock_access import applies as stock_access_applies
 
 GAMES = [g.name for g in list_games() if kernel_supports(g.rules)]
 JIT = kernel.HAVE_NUMBA
@@ -35,21 +37,25 @@ def small(game: str, seed: int) -> Instance:
 
 def walk(inst: Instance, steps: int, rng: random.Random, jit: bool, colour: bool = False) -> list[tuple]:
     """A random walk on the engine and the kernel side by side, checking both at every state; returns
-    (engine key, kernel key, snapshot) of every state met."""
+    (engine key, kernel key, snapshot) of every state met. With stock access (a waste stock with unlimited
+    redeals) the engine side plays :class:`StockAccess`'s moves and keys."""
     e = Engine(inst)
     p = pack(e, colour=colour, jit=jit)
+    sa = StockAccess(e) if stock_access_applies(inst.rules) else None
     seen = []
     played: list[tuple] = []
     for _ in range(steps):
-        moves = e.legal_moves()
+        moves = sa.moves() if sa is not None else e.legal_moves()
         assert [to_move(m) for m in p.moves()] == moves
         assert p.snapshot() == e.snapshot()
         assert p.key() == p.fresh_key()
         assert p.top_masks_ok()
-        seen.append((engine_key_classes(e, colour), p.key(), e.snapshot()))
+        ek = engine_key_classes(e, colour)
+        seen.append((canonical(ek, sa.k) if sa is not None else ek, p.key(), e.snapshot()))  # type: ignore[arg-type]
         if played and (not moves or rng.random() < 0.25):
-            m, flip = played.pop()
-            e.undo()
+            m, flip, n = played.pop()
+            for _ in range(n):
+                e.undo()
             p.undo(m, flip)
             continue
         if not moves:
@@ -57,8 +63,10 @@ def walk(inst: Instance, steps: int, rng: random.Random, jit: bool, colour: bool
         move = rng.choice(moves)
         km = from_move(move)
         assert to_move(km) == move
-        e.apply(move)
-        played.append((km, p.apply(km)))
+        real = sa.real(move) if sa is not None else [move]
+        for x in real:
+            e.apply(x)
+        played.append((km, p.apply(km), len(real)))
     return seen
 
 

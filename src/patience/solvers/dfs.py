@@ -14,6 +14,10 @@ Wolter's per-game pruning, every technique selected by rule-set features, never 
   foundation moves, dealing onto an empty waste, and Blake & Gent's partial-pile-move restriction
   (Theorem 1). ``DfsSolver(dominances=...)`` (:class:`DfsOptions`) switches them off one by one for
   ablation tests.
+* **Stock access** (:mod:`.stock_access`, Solvitaire's handling): a waste stock with unlimited redeals is
+  searched as the cards it can show; a waste card at any reachable position is played in one move (its
+  turns and redeals expanded in the solution), and positions that reach one another by turns alone share
+  a key.
 * **Streamliners** run first with ``streamline_share`` (10%) of the time and node budget: always play
   to a foundation, suits reduced to colours in the key for red-black building, and Wolter's Thirty
   Six rule for rank-only building. A streamlined win is a win (the validator replays it); a
@@ -49,6 +53,8 @@ from .dfs_prune import Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
 from .dominance import DOMINANCES, Dominances, chosen
 from .registry import engine_supports, hole_prefers
+from .stock_access import StockAccess, canonical
+from .stock_access import applies as stock_access_applies
 
 __all__ = ["DfsOptions", "DfsSolver", "search"]
 
@@ -81,15 +87,34 @@ def search(
     max_nodes: int | None,
     memory_mb: float,
     dominances: frozenset[str] | None = None,
+    stock_access: bool = True,
 ) -> Outcome:
     """Depth-first search from the engine's state (left unchanged on return).
 
     ``streamline`` adds the unproven streamliners; without it only the proven dominances named in
-    ``dominances`` (None: every one that applies) cut.
+    ``dominances`` (None: every one that applies) cut. ``stock_access``: search a waste stock with
+    unlimited redeals by the cards it can show (:mod:`.stock_access`) where that applies.
     """
     pr = Pruner(engine, feats)
     dom = Dominances(engine, dominances)
     keyf: Callable[[], Hashable] = pr.colour_key if streamline and feats.colour_streamliner else engine.key
+    sa = StockAccess(engine) if stock_access and stock_access_applies(engine.rules) else None
+    if sa is not None:
+        plain, turn = keyf, sa.k
+
+        def keyf() -> Hashable:
+            return canonical(plain(), turn)  # type: ignore[arg-type]
+
+        legal = sa.moves
+    else:
+        legal = engine.legal_moves
+
+    def play(m: Move) -> list[Move]:
+        """Apply ``m`` (a stock-access play: its turns too); the engine moves applied."""
+        real = sa.real(m) if sa is not None else [m]
+        for x in real:
+            engine.apply(x)
+        return real
     stay = streamline and feats.same_suit_stay
     out = Outcome(best=engine.foundation_cards())
     if engine.is_won():
@@ -103,7 +128,7 @@ def search(
     score = pr.score
 
     def children() -> list[Move]:
-        moves = engine.legal_moves()
+        moves = legal()
         if not moves:
             return moves
         if streamline:
@@ -122,7 +147,7 @@ def search(
     path_keys = {root}
     key_stack = [root]
     stack = [children()]
-    path: list[Move] = []
+    path: list[list[Move]] = []  # the engine moves of each step
     nodes = 0
     best = out.best
     node_cap = max_nodes if max_nodes is not None else -1
@@ -136,24 +161,25 @@ def search(
             path_keys.discard(k)
             table.add(k)
             if path:
-                path.pop()
-                engine.undo()
+                for _ in path.pop():
+                    engine.undo()
             continue
         m = ms.pop()
-        engine.apply(m)
+        real = play(m)
         nodes += 1
         fc = engine.foundation_cards()
         if fc > best:
             best = fc
         if engine.is_won():
-            path.append(m)
+            path.append(real)
             out.won = True
             break
         k = keyf()
         if k in path_keys or table.hit(k):
-            engine.undo()
+            for _ in real:
+                engine.undo()
         else:
-            path.append(m)
+            path.append(real)
             path_keys.add(k)
             key_stack.append(k)
             if len(path_keys) >= budget:
@@ -178,10 +204,10 @@ def search(
     out.hits = table.hits
     out.peak_entries = table.peak + len(path_keys)
     if out.won:
-        out.moves = list(path)
+        out.moves = [x for real in path for x in real]
     elif not out.stop:
         out.complete = True
-    for _ in path:
+    for _ in range(sum(map(len, path))):
         engine.undo()
     return out
 
@@ -199,6 +225,8 @@ class DfsOptions:
     again without those two, within the same limits, for the exact most cards removed; the verdict is
     the first search's. Off by default: it costs a second search of every such lost deal (Wolter 2014
     turned the reachability test off in most runs for this figure).
+    ``stock_access``: a waste stock with unlimited redeals is searched by the cards it can show, not by its
+    turns (:mod:`.stock_access`; False: the engine's turns and redeals, for ablation tests).
     """
 
     streamline_share: float = 0.1
@@ -206,6 +234,7 @@ class DfsOptions:
     dominances: frozenset[str] | None = None
     hole_prunes: frozenset[str] | None = None
     exact_max: bool = False
+    stock_access: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dominances", chosen(self.dominances))
@@ -277,8 +306,9 @@ class DfsSolver(Backend):
             if streamlined:
                 s_nodes = None if limits.nodes is None else max(int(limits.nodes * share), 1)
                 o = search(
-                    engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, opts.dominances
-                )
+                    engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, opts.dominances,
+                    opts.stock_access,
+                )  # fmt: skip
                 outs.append(o)
                 won, moves = o.won, o.moves
             if not won:
@@ -287,7 +317,9 @@ class DfsSolver(Backend):
                 if left == 0:
                     stop = "nodes"
                 else:
-                    o = search(engine, feats, False, deadline, left, memory_mb, opts.dominances)
+                    o = search(
+                        engine, feats, False, deadline, left, memory_mb, opts.dominances, opts.stock_access
+                    )
                     outs.append(o)
                     won, complete, moves, stop = o.won, o.complete, o.moves, o.stop
                     exact_max = o.exact_max

@@ -145,6 +145,8 @@ class Dominances:
         self._deal = "safe_deal" in ok
         self._home = "safe_home" in ok
         self._partial = "partial_pile" in ok
+        # Waste cards too when the stock turns one card at a time (see _safe_home).
+        self._waste_home = engine.rules.stock.deal_count == 1 and engine.stock_to == "waste"
         n = engine.deck.n_codes
         # receivers[c]: the codes that may ever be built onto c in the tableau.
         self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
@@ -209,8 +211,9 @@ class Dominances:
 
     def _safe_home(self, moves: list[Move]) -> Move | None:
         """A foundation move from a tableau top, a free cell or the reserve, of a card every card that could
-        ever be built onto which is already home (never from the waste: playing a waste card early changes
-        how later deals group the waste, the bug Blake & Gent found in Wolter's Canfield solver).
+        ever be built onto which is already home; from the waste only when the stock turns one card at a time
+        (with several, playing a waste card early changes how later deals group the waste, the bug Blake &
+        Gent found in Wolter's Canfield solver).
 
         Proof (under :func:`_safe_home_sound`): take any winning sequence ``s`` from the current state and
         drop from it every move of the card ``c`` (and ``c`` from the groups it tops). Nothing can ever be
@@ -221,6 +224,16 @@ class Dominances:
         still finds its predecessor home (``c`` is home all along; one deck, so it is the same pile);
         face-down cards only turn up earlier. So after playing ``c`` home the shortened sequence wins, with
         at least as many cards home at each step (so the most cards removed is kept too).
+
+        From the waste, one card a turn: ``c`` lies in the stock-and-waste sequence, where ``s`` may turn it
+        up again later (after turning the waste over) and play it. Drop also every turn that deals ``c``
+        (a turn of one card: it deals ``c`` and nothing else) and every redeal that would find the waste
+        empty without ``c`` (nothing moves). Every other turn deals the card it dealt in ``s``, the stock and
+        waste being those of ``s`` without ``c`` in the same order, the waste's top is the same card
+        whenever ``s`` plays from it (``c`` was never under a card played while ``c`` lay on it: only the
+        top plays), and no more redeals are used. With stock access (:mod:`.stock_access`) a play names
+        the card's position, which the same dropping shifts by one or keeps; with one card a turn every
+        position is reachable, so the play is still a legal macro move.
 
         With worrying back (``removable``) and :func:`_builders_below` (every builder of a card ``x`` is a
         card under ``x`` on its foundation pile: building down in suit, nothing on a base-rank card), call a
@@ -244,9 +257,15 @@ class Dominances:
         e = self.e
         home: dict[int, int] | None = None
         for m in moves:
-            if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL, RESERVE):
+            if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL, RESERVE, WASTE):
                 continue
-            card = e.moved_card(m)
+            if m[0] == WASTE:
+                if not self._waste_home:
+                    continue
+                # A stock-access play (patience.solvers.stock_access) names its position in the sequence.
+                card = (e.waste + e.stock[::-1])[m[1] - 1] if m[1] > 0 else e.waste[-1]
+            else:
+                card = e.moved_card(m)
             if card is None:
                 continue
             if home is None:

@@ -54,9 +54,9 @@ TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
     _BUILD, _UPDOWN, _BWRAP, _WBASE, _BASE, _GROUP, _EMPTY, _FWRAP, _REMOV, _RSTACK,
     _OPILE, _OHGT, _ODOWN, _OCELL, _ORES, _ORLEN, _OFND, _OFLEN, _OTOPM, _ONFND,
     _ORANK, _OSUIT, _OCOL, _OBTS, _OBTL, _OHID, _ORCS, _ORCL, _OFPOS, _NS, _NCST,
-    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY, _FRUNS,
-) = range(51)  # fmt: skip
-NL = 51
+    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY, _FRUNS, _KPLUS,
+) = range(52)  # fmt: skip
+NL = 52
 ALL_PILES = 0xFFFF  # the index of a deal onto every pile (the engine's -1)
 # Build policies, group moves and space policies as numbers (pack.py maps the rule-set's strings).
 BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
@@ -162,6 +162,41 @@ def _accepts_empty(S, L, C, card):
 
 
 # Move generation ----------------------------------------------------------------------------------------
+def _redealt(S, L, w, p):
+    """1 when the turns from waste size ``w`` to position ``p`` turn the waste over (as
+    :func:`patience.solvers.stock_access.split_moves` plays them), else 0; the stock and waste hold their
+    cards as before the play."""
+    n = S[L[_OSLEN]] + S[L[_OWLEN]]
+    return 1 if p < w or (p < n and (p - w) % L[_DEAL] != 0) else 0
+
+
+def _qcard(S, L, j):
+    """Card ``j`` (0-based) of the stock and waste as one sequence: the waste bottom to top, then the stock in
+    the order it deals."""
+    wl = S[L[_OWLEN]]
+    if j < wl:
+        return S[L[_OWST] + j]
+    return S[L[_OSTK] + S[L[_OSLEN]] - 1 - (j - wl)]
+
+
+def _resplit(S, L, p):
+    """Turn stock cards onto the waste, or waste cards back, until the waste holds ``p`` cards (the sequence
+    of :func:`_qcard` unchanged); return the waste's size before. The caller refreshes the hash."""
+    os_, ow = L[_OSTK], L[_OWST]
+    sl, wl = S[L[_OSLEN]], S[L[_OWLEN]]
+    old = wl
+    while wl < p:
+        sl -= 1
+        S[ow + wl] = S[os_ + sl]
+        wl += 1
+    while wl > p:
+        wl -= 1
+        S[os_ + sl] = S[ow + wl]
+        sl += 1
+    S[L[_OSLEN]], S[L[_OWLEN]] = sl, wl
+    return old
+
+
 def _to_spaces(S, L, out, pos, area, si, cnt, space, ordered):
     """Moves of ``cnt`` cards to the first empty pile ``space`` or, while the piles are ordered (a stock deals
     onto them), to every empty pile."""
@@ -241,7 +276,8 @@ def _gen(S, L, C, out, base):
                     S, L, C, out, pos, RES, k, S[L[_ORES] + k], space, free, False, waste_only, ordered
                 )
     wlen = S[L[_OWLEN]]
-    if wlen:
+    kplus = L[_KPLUS] != 0
+    if wlen and not kplus:
         card = S[L[_OWST] + wlen - 1]
         pos = _card_moves(S, L, C, out, pos, WST, 0, card, space, free, False, waste_only, ordered)
     building = L[_BUILD] != 0
@@ -308,7 +344,29 @@ def _gen(S, L, C, out, base):
             if space >= 0 and _accepts_empty(S, L, C, card):
                 pos = _to_spaces(S, L, out, pos, FND, fi, 1, space, ordered)
     slen = S[L[_OSLEN]]
-    if slen:
+    if kplus:
+        # Stock access (patience.solvers.stock_access): the waste card at every reachable position p, as
+        # the move (WST, p, ...); no turns or redeals.
+        n, k = slen + wlen, L[_DEAL]
+        if n:
+            if wlen >= 1:
+                pos = _card_moves(S, L, C, out, pos, WST, wlen, _qcard(S, L, wlen - 1), space, free, False,
+                                  waste_only, ordered)  # fmt: skip
+            q = wlen + k
+            while q < n:
+                pos = _card_moves(S, L, C, out, pos, WST, q, _qcard(S, L, q - 1), space, free, False,
+                                  waste_only, ordered)  # fmt: skip
+                q += k
+            if wlen < n:
+                pos = _card_moves(S, L, C, out, pos, WST, n, _qcard(S, L, n - 1), space, free, False,
+                                  waste_only, ordered)  # fmt: skip
+            end = n if wlen % k else wlen
+            q = k
+            while q < end:
+                pos = _card_moves(S, L, C, out, pos, WST, q, _qcard(S, L, q - 1), space, free, False,
+                                  waste_only, ordered)  # fmt: skip
+                q += k
+    elif slen:
         if L[_STKTAB]:
             out[pos] = _pack(STK, 0, TAB, ALL_PILES, min(P, slen))
         else:
@@ -448,8 +506,21 @@ def _reserve_hash(S, L, C, HS, Z):
 
 
 def _stock_hash(S, L, C, HS, Z):
-    """Recompute the stock and waste hash, in order, with the redeals used when they are limited."""
+    """Recompute the stock and waste hash, in order, with the redeals used when they are limited (with stock
+    access: the sequence of :func:`_qcard` and the waste's size only outside the turns' cycle)."""
     P = L[_P]
+    if L[_KPLUS]:
+        wl = S[L[_OWLEN]]
+        n = S[L[_OSLEN]] + wl
+        split = 0 if wl % L[_DEAL] == 0 or wl == n else wl
+        for lane in range(2):
+            acc = Z[lane * 7 + 5] ^ Z[lane * 7 + 5]
+            for j in range(n):
+                acc ^= _zcard(Z, lane, 5, j, _hid(L, C, _qcard(S, L, j)))
+            if split:
+                acc ^= _zcard(Z, lane, 6, 65535, split)
+            HS[lane * (2 * P + 5) + 2 * P + 4] = acc
+        return
     for lane in range(2):
         acc = Z[lane * 7 + 5] ^ Z[lane * 7 + 5]
         for k in range(S[L[_OSLEN]]):
@@ -567,6 +638,14 @@ def _apply(S, L, C, HS, Z, m):
     """Play move ``m``; return 1 when it turned a face-down card up (the undo needs it), else 0."""
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
+    if src == WST and dst != STK and L[_KPLUS]:
+        # Stock access: turn to position si, then play the waste's top; the old waste size is the "flip".
+        old = _resplit(S, L, si)
+        S[L[_ORED]] += _redealt(S, L, old, si)
+        _put(S, L, C, HS, Z, dst, di, _take(S, L, C, HS, Z, WST, 0))
+        if dst == TAB:
+            _repile(S, L, HS, Z, di)
+        return old
     if src == STK:
         if dst == TAB:
             _deal_piles(S, L, C, HS, Z, cnt, False)
@@ -603,6 +682,14 @@ def _undo(S, L, C, HS, Z, m, flip):
     """Take back move ``m`` (``flip``: what :func:`_apply` returned)."""
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
+    if src == WST and dst != STK and L[_KPLUS]:
+        _put(S, L, C, HS, Z, WST, 0, _take(S, L, C, HS, Z, dst, di))
+        if dst == TAB:
+            _repile(S, L, HS, Z, di)
+        _resplit(S, L, flip)
+        S[L[_ORED]] -= _redealt(S, L, flip, si)
+        _stock_hash(S, L, C, HS, Z)
+        return
     if src == STK:
         if dst == TAB:
             _deal_piles(S, L, C, HS, Z, cnt, True)
@@ -691,6 +778,8 @@ def _moved_card(S, L, m):
     if src == RES:
         return S[L[_ORES] + si]
     if src == WST:
+        if L[_KPLUS]:
+            return _qcard(S, L, si - 1)  # stock access: the card at position si
         return S[L[_OWST] + S[L[_OWLEN]] - 1]
     return S[L[_OFND] + si * L[_FH] + S[L[_OFLEN] + si] - cnt]
 
@@ -703,7 +792,8 @@ def _safe_home(S, L, C, stk, base, n, home):
     for q in range(n):
         m = stk[base + q]
         src, dst = m & 7, (m >> 3) & 7
-        if dst != FND or not (src == TAB or src == CEL or src == RES):
+        waste_ok = src == WST and L[_DEAL] == 1 and L[_STKTAB] == 0  # one card a turn: see the dominance
+        if dst != FND or not (src == TAB or src == CEL or src == RES or waste_ok):
             continue
         card = _moved_card(S, L, m)
         if not filled:
@@ -951,11 +1041,11 @@ def search(st, tab, max_slots, stop_at, S, L, C, HS, Z, stk, frame, path, flips,
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
 _HELPERS = (
-    _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen,
-    _hid, _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
-    _cell_set, _reserve_hash, _stock_hash, _take, _put, _turn, _deal_piles, _redeal, _to_spaces, _apply,
-    _undo, _init_hash, _key, _slot, _rehash, _moved_card, _safe_home, _partial_ok, _stays_home_suit, _score,
-    _children,
+    _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen, _hid,
+    _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
+    _cell_set, _reserve_hash, _stock_hash, _qcard, _resplit, _redealt, _take, _put, _turn, _deal_piles,
+    _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card, _safe_home,
+    _partial_ok, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
@@ -1024,6 +1114,7 @@ def run(
     """
     fn = functions(jit)
     is_compiled = fn["search"] is not search
+    split0 = (int(S[L[_OWLEN]]), int(S[L[_OWLEN]] + S[L[_OSLEN]]))  # the waste's size and the stock's cards
     S = S.copy()
     HS = np.zeros(2 * (2 * int(L[_P]) + 5), dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -1091,11 +1182,14 @@ def run(
         if adapt and int(st[_NODES]) - before >= chunk:
             chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 256), 1 << 20))
     depth = int(st[_DEPTH])
+    moves = [int(x) for x in path[:depth]] if code == WON else []
+    if L[_KPLUS] and moves:
+        moves = _expand(split0, int(L[_DEAL]), moves)
     return dict(
         won=code == WON,
         complete=code == COMPLETE,
         stop=stop,
-        moves=[int(x) for x in path[:depth]] if code == WON else [],
+        moves=moves,
         nodes=int(st[_NODES]),
         best=int(st[_BEST]),
         hits=int(st[_HITS]),
@@ -1106,6 +1200,24 @@ def run(
         clears=int(st[_CLEARS]),
         compiled=is_compiled,
     )
+
+
+def _expand(split0: tuple[int, int], k: int, moves: list[int]) -> list[int]:
+    """The moves of a win with each stock-access play preceded by its turns and redeals; ``split0``: the
+    waste's size and the stock and waste's cards at the start, ``k`` the cards a turn deals."""
+    from ..stock_access import split_moves
+
+    w, n = split0
+    out = []
+    for m in moves:
+        src, dst, si = m & 7, (m >> 3) & 7, (m >> 6) & 0xFFFF
+        if src == WST and dst != STK:
+            out.extend(_pack(a, b, c, d, e) for a, b, c, d, e in split_moves(w, n, k, si))
+            out.append(m & ~(0xFFFF << 6))  # the waste's top: index 0
+            w, n = si - 1, n - 1
+        else:
+            out.append(m)
+    return out
 
 
 def warm_up() -> float:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...engine import EMPTY, Engine, Move
 from ..dominance import Dominances
+from ..stock_access import applies as stock_access_applies
 from . import kernel as K
 
 __all__ = ["Packed", "engine_key_classes", "from_move", "pack", "to_move"]
@@ -182,6 +183,7 @@ def pack(
         items.extend(int(x) for x in xs)
     C = np.array(items, dtype=np.int64)
 
+    kplus = stock_access_applies(rules)  # stock access: every stock card may be played, each a source
     L = np.zeros(K.NL, dtype=np.int64)
     fields = {
         K._P: P, K._H: H, K._NC: NC, K._NR: NR, K._F: F, K._FH: FH, K._N: N, K._R: R, K._NCARDS: ncards,
@@ -197,10 +199,12 @@ def pack(
         K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
         K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
         K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour), K._FRUNS: int(e.fkind == "runs"),
+        K._KPLUS: int(kplus),
     }  # fmt: skip
     for k, v in fields.items():
         L[k] = v
-    frame = (P + NC + NR + 1) * (2 * P + 3) + ncards * (2 * P + 1) + F * (2 * P + 1) + P + 2
+    frame = (P + NC + NR + 1 + (NS if kplus else 0)) * (2 * P + 3)
+    frame += ncards * (2 * P + 1) + F * (2 * P + 1) + P + 2
     return Packed(S, L, C, frame, jit)
 
 
