@@ -36,7 +36,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..instance import Instance
 
 __all__ = [
     "MAX_SCAN",
@@ -74,6 +77,10 @@ FIG20_SHAPE = (
 )
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
+Dealer = Callable[[int], "Instance"]
+"""Deal number -> board; None in the census means Microsoft's deal (``-g ms``). A module-level function
+or a ``functools.partial`` of one, so candidates can be solved in other processes."""
+STUDY = "Klaver 2022 Figure 20: lost standard FreeCell deals (Microsoft deal numbers)"
 
 
 class FilterMissing(RuntimeError):
@@ -180,14 +187,16 @@ class Candidate:
 
 
 def verify(
-    number: int, seconds: float, backend: str = "dfs-jit", fallback: str | None = "planning"
+    number: int, seconds: float, backend: str = "dfs-jit", fallback: str | None = "planning",
+    dealer: Dealer | None = None,
 ) -> Candidate:
-    """Solve MS deal ``number`` by complete search; when undecided, try ``fallback`` with the same limit."""
+    """Solve deal ``number`` (MS unless ``dealer`` deals it) by complete search; when undecided, try
+    ``fallback`` with the same limit."""
     from ..deals import deal
     from ..solvers.base import Limits, Status, solve
     from .freecell_lost import highest_target, warm
 
-    inst = deal("freecell", number, "ms")
+    inst = deal("freecell", number, "ms") if dealer is None else dealer(number)
     warm(backend)  # loading the compiled kernel once a process is not this deal's time
     t0 = time.perf_counter()
     v = highest_target(inst, backend, seconds, number)
@@ -199,8 +208,9 @@ def verify(
     return Candidate(number, status, None, f"{backend}+{fallback}", nodes, time.perf_counter() - t0, seconds)
 
 
-def _verify_task(args: tuple[int, float, str]) -> Candidate:
-    return verify(*args)
+def _verify_task(args: tuple[int, float, str, Dealer | None]) -> Candidate:
+    number, seconds, backend, dealer = args
+    return verify(number, seconds, backend, dealer=dealer)
 
 
 # The census -------------------------------------------------------------------------------------------------
@@ -311,13 +321,14 @@ class Census:
     chunks: list[Chunk] = field(default_factory=list)
     verdicts: dict[int, Candidate] = field(default_factory=dict)
     path: Path | None = None
+    study: str = STUDY
 
     @classmethod
-    def load(cls, path: str | Path, filter_name: str, backend: str) -> Census:
+    def load(cls, path: str | Path, filter_name: str, backend: str, study: str = STUDY) -> Census:
         """The census stored at ``path`` (a new one when there is no file); a ValueError names a mismatch."""
         p = Path(path)
         if not p.exists():
-            return cls(filter_name, backend, path=p)
+            return cls(filter_name, backend, path=p, study=study)
         try:
             data = json.loads(p.read_text())
             if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -331,7 +342,7 @@ class Census:
         if stored_filter != filter_name or stored_backend != backend:
             raise ValueError(f"{path}: a census by {stored_filter!r} with {stored_backend}, "
                              f"not {filter_name!r} with {backend}")  # fmt: skip
-        return cls(filter_name, backend, chunks, verdicts, p)
+        return cls(filter_name, backend, chunks, verdicts, p, study)
 
     def save(self) -> None:
         """Write the census atomically (a reader sees the old file or the new one, never a part)."""
@@ -341,7 +352,7 @@ class Census:
 
         data = {
             "format": FORMAT,
-            "study": "Klaver 2022 Figure 20: lost standard FreeCell deals (Microsoft deal numbers)",
+            "study": self.study,
             "filter": self.filter_name,
             "backend": self.backend,
             "chunks": [asdict(c) for c in sorted(self.chunks, key=lambda c: c.first)],
@@ -377,10 +388,11 @@ def _overlap(c: Chunk, first: int, last: int) -> int:
 
 
 def run_census(census: Census, first: int, last: int, dfilter: DealFilter, seconds: float,
-               chunk: int = 100_000, workers: int = 1,
-               progress: Progress | None = None) -> Summary:  # fmt: skip
-    """Scan MS deals ``first..last`` with ``dfilter`` (ranges already in ``census`` are skipped), then solve
-    every undecided candidate by our complete search; the census is saved after each chunk and verdict."""
+               chunk: int = 100_000, workers: int = 1, progress: Progress | None = None,
+               dealer: Dealer | None = None) -> Summary:  # fmt: skip
+    """Scan deals ``first..last`` with ``dfilter`` (ranges already in ``census`` are skipped), then solve
+    every undecided candidate by our complete search; the census is saved after each chunk and verdict.
+    Deals are MS deal numbers unless ``dealer`` deals them (the filter must deal the same boards)."""
     if not 1 <= first <= last <= MS_LAST:
         raise ValueError(f"deals {first}-{last}: need 1 <= first <= last <= {MS_LAST}")
     if last - first + 1 > MAX_SCAN:
@@ -424,10 +436,10 @@ def run_census(census: Census, first: int, last: int, dfilter: DealFilter, secon
         from concurrent.futures import ProcessPoolExecutor
 
         ppool = ProcessPoolExecutor(max_workers=workers)
-        results = ppool.map(_verify_task, [(n, seconds, census.backend) for n in pending])
+        results = ppool.map(_verify_task, [(n, seconds, census.backend, dealer) for n in pending])
     else:
         ppool = None
-        results = (verify(n, seconds, census.backend) for n in pending)
+        results = (verify(n, seconds, census.backend, dealer=dealer) for n in pending)
     try:
         for i, v in enumerate(results, 1):
             census.verdicts[v.deal] = v
