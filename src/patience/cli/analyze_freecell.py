@@ -308,7 +308,16 @@ def _ms_range(text: str) -> tuple[int, int]:
 
 
 @freecell_lost.command(name="census")
-@click.option("--ms", "ms", required=True, help="Microsoft deal numbers FIRST-LAST to scan.")
+@click.option("--ms", "ms", default=None, help="Microsoft deal numbers FIRST-LAST to scan.")
+@click.option(
+    "--layout",
+    type=click.Choice(["suit-deep", "colour-deep", "default"]),
+    default=None,
+    help="Instead of --ms: seeded deals of Klaver's special layout (section 5.4), seeds SEED..SEED+N-1.",
+)
+@click.option("-n", "count", type=click.IntRange(1, 100_000_000), default=None, help="Deals of --layout.")
+@click.option("--seed", "first_seed", type=click.IntRange(1, 2**32), default=1, show_default=True,
+              help="First seed of --layout.")  # fmt: skip
 @click.option(
     "--workers",
     type=click.IntRange(1, 256),
@@ -319,9 +328,8 @@ def _ms_range(text: str) -> tuple[int, int]:
 @click.option(
     "--chunk",
     type=click.IntRange(1, 10_000_000),
-    default=100_000,
-    show_default=True,
-    help="Deals a filter process scans (the census is saved after each).",
+    default=None,
+    help="Deals a filter process scans (the census is saved after each); 100000 (--ms), 2000 (--layout).",
 )
 @click.option("--preset", default="lg", show_default=True, help="Freecell Solver preset of the filter (-l).")
 @click.option("--limit", default="600s", show_default=True, help="Our complete search's time per candidate.")
@@ -334,13 +342,25 @@ def _ms_range(text: str) -> tuple[int, int]:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @guard
 def census_cmd(
-    ms: str, workers: int, chunk: int, preset: str, limit: str, out: str | None, as_json: bool, quiet: bool
+    ms: str | None,
+    layout: str | None,
+    count: int | None,
+    first_seed: int,
+    workers: int,
+    chunk: int | None,
+    preset: str,
+    limit: str,
+    out: str | None,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
-    """Lost standard deals among Microsoft deals FIRST-LAST (Klaver's Figure 20).
+    """Lost standard deals among Microsoft deals FIRST-LAST (Klaver's Figure 20), or among N seeded deals
+    of a special layout (``--layout suit-deep|colour-deep -n N``, Klaver's section 5.4).
 
-    Freecell Solver's range solver is only a filter: every deal it does not solve is solved by our
-    complete search (dfs-jit, then planning), whose UNSOLVABLE is the verdict; each lost deal's highest
-    target is exact. Prints the loss rate per million beside the published ones and the histogram.
+    Freecell Solver is only a filter (its range solver on MS deals; ``fc-solve`` on each board of a
+    layout): every deal it does not solve is solved by our complete search (dfs-jit, then planning), whose
+    UNSOLVABLE is the verdict; each lost deal's highest target is exact. Prints the loss rate per million
+    beside the published ones and the highest targets.
     """
     import sys
     import time
@@ -348,6 +368,16 @@ def census_cmd(
     from ..analysis.freecell_census import Census, FcsFilter, FilterError, FilterMissing, run_census
     from .errors import EXIT_BACKEND_ERROR, say_error
 
+    if layout is not None or count is not None:
+        if ms is not None:
+            raise UsageError("--ms and --layout/-n: give one, MS deal numbers or a layout's seeds")
+        if layout is None or count is None:
+            raise UsageError("--layout NAME and -n N go together (e.g. --layout suit-deep -n 1000)")
+        _layout_census(layout, count, first_seed, workers, chunk or 2000, preset, limit, out, as_json, quiet)
+        return
+    if ms is None:
+        raise UsageError("missing --ms FIRST-LAST (MS deal numbers) or --layout NAME -n N")
+    chunk = chunk or 100_000
     first, last = _ms_range(ms)
     seconds = parse_limit(limit)
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", preset):
@@ -379,6 +409,48 @@ def census_cmd(
         click.echo(json.dumps(data))
         return
     click.echo("\n".join(census_lines(summary, dfilter.name, seconds)))
+
+
+def _layout_census(name: str, count: int, first: int, workers: int, chunk: int, preset: str, limit: str,
+                   out: str | None, as_json: bool, quiet: bool) -> None:  # fmt: skip
+    """``census --layout``: the census of seeds FIRST..FIRST+COUNT-1 of a special layout."""
+    import sys
+    import time
+
+    from ..analysis.freecell_census import FilterError, FilterMissing
+    from ..analysis.freecell_layouts import LAYOUTS, BadPreset, layout_lines, open_census, run_layout_census
+    from .errors import EXIT_BACKEND_ERROR, say_error
+
+    seconds = parse_limit(limit)
+    if first + count - 1 > 2**32:
+        raise UsageError(f"--seed {first} -n {count}: seeds past 2**32")
+    lay = LAYOUTS[name]
+    try:
+        census, dfilter = open_census(lay, out, preset)
+    except FilterMissing as err:
+        raise UsageError(str(err)) from None
+    except BadPreset as err:
+        raise UsageError(f"--preset {err}") from None
+    except ValueError as err:
+        raise UsageError(f"--out {err}") from None
+    t0 = time.perf_counter()
+    try:
+        with _bar(f"census {name}", count, quiet) as update:
+
+            def progress(phase: str, done: int, total: int) -> None:
+                update(done if phase == "filter" else count, f"{phase} {done}/{total}")
+
+            summary = run_layout_census(census, dfilter, first, count, seconds, chunk, workers, progress)
+    except FilterError as err:
+        say_error(str(err))
+        sys.exit(EXIT_BACKEND_ERROR)
+    data = {**summary.to_json(), "layout": name, "filter": dfilter.name, "limit": seconds,
+            "wall": time.perf_counter() - t0}  # fmt: skip
+    data.pop("boards_checked")  # our own boards go to the filter: no dealer to compare
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo("\n".join(layout_lines(summary, lay, dfilter.name, seconds)))
 
 
 def census_lines(summary: Any, filter_name: str, seconds: float) -> list[str]:
