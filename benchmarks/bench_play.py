@@ -1,9 +1,9 @@
 """Hidden-card players beside Donkersteeg 2010's Tables 6.2 and 6.3 (Klondike) and Klaver 2022 (FreeCell).
 
 Plays seeded deals (portable generator for Klondike, MS deals for FreeCell) in this one process (one core's
-worth: the machine is shared), each configuration up to ``-n`` games or its time budget, whichever comes
-first, and prints win rates with conservative Wilson 95% intervals beside the thesis figures; ``--out``
-writes ``play_klondike.md`` (and ``play_klondike.csv``). Usage::
+worth: the machine is shared; ``--workers K``: in K processes), each configuration up to ``-n`` games or its
+time budget, whichever comes first, and prints win rates with conservative Wilson 95% intervals beside the
+thesis figures; ``--out`` writes ``play_klondike.md`` (and ``play_klondike.csv``). Usage::
 
     python benchmarks/bench_play.py -n 2000 --n-mc 200 --budget-mc 600 --out
     python benchmarks/bench_play.py --only hindsight --draws 1 --n-hs 200 --suffix _hindsight_d1 --out
@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> None:
         "# Hidden-card players beside Donkersteeg 2010 (Tables 6.2, 6.3)",
         "",
         f"`python benchmarks/bench_play.py {' '.join(argv if argv is not None else sys.argv[1:])}`, "
-        f"seeds 1..N of the portable generator (Klondike) and MS deals 1..N (FreeCell), one process; "
+        f"seeds 1..N of the portable generator (Klondike) and MS deals 1..N (FreeCell), "
+        f"{args.workers} process{'es' if args.workers > 1 else ''}; "
         f"{_common.machine()}; load at start {start_load}. Intervals: conservative Wilson 95%. "
         "A row with fewer games than asked hit its time budget (the games played are seeds 1..games).",
         "",
