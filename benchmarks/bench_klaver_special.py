@@ -16,24 +16,28 @@ Klaver's and the default layout's (Klaver's Figure 20 figure and our MS census, 
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
 from pathlib import Path
 
 import _common
+import _solvitaire
 from _common import load
 
 from patience.analysis.freecell_census import Summary
 from patience.analysis.freecell_layouts import (
     KLAVER_SPECIAL,
     LAYOUTS,
+    deal_layout,
     open_census,
     published_rate,
     rate_p_value,
     run_layout_census,
 )
 from patience.experiments.stats import wilson
+from patience.formats import to_solvitaire
 
 _ROW = re.compile(r"^\| 1-(\d+) \| ([\d,]+) \| (\d+) \|", re.M)
 _LARGEST = re.compile(r"largest (\d+) of (\d+) lost deals")
@@ -73,6 +77,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--chunk", type=int, default=2000, help="seeds a filter task scans (2000)")
     ap.add_argument("--limit", type=float, default=600.0, help="seconds of our search a candidate (600)")
     ap.add_argument("--census-dir", type=Path, default=None, help="census JSON files (resumed when present)")
+    ap.add_argument("--peer-check", type=float, default=None, metavar="S",
+                    help="also ask Solvitaire about every lost deal, S seconds each")  # fmt: skip
     _common.add_out(ap, "klaver_special.md")
     args = ap.parse_args(argv)
     names = args.layouts.split(",")
@@ -112,6 +118,8 @@ def main(argv: list[str]) -> int:
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         census, fil = open_census(lay, path)
+        runs_path = path.with_suffix(".runs.json") if path is not None else None
+        runs = json.loads(runs_path.read_text()) if runs_path is not None and runs_path.exists() else []
         load0, t0 = load(), time.perf_counter()
         done = 0
         while done < args.n:
@@ -123,7 +131,11 @@ def main(argv: list[str]) -> int:
                 f"{name}: seeds 1-{done} done, {time.perf_counter() - t0:.0f} s, load {load()}",
                 file=sys.stderr,
             )
-        wall = time.perf_counter() - t0
+        runs.append({"seeds": done, "wall": time.perf_counter() - t0, "load": [load0, load()]})
+        if runs_path is not None:  # wall time over every run of this census (it resumes)
+            runs_path.write_text(json.dumps(runs, indent=1) + "\n")
+        wall = sum(r["wall"] for r in runs)
+        loads = "; ".join(f"{r['load'][0]} -> {r['load'][1]}" for r in runs if r["wall"] >= 1)
         s: Summary = census.summary(1, done)
         k, n, label = KLAVER_SPECIAL[name]
         r, plo, phi = published_rate(name)
@@ -139,21 +151,35 @@ def main(argv: list[str]) -> int:
             f"## {name}: {lay.thesis}",
             "",
             f"Seeds 1-{done}: filter {s.filter_seconds:.0f} s over {s.scanned:,} boards ({per:.2f} ms a "
-            f"board, summed over {args.workers} worker(s)); {len(s.candidates)} candidates; verdicts "
-            f"{s.verify_seconds:.1f} s. This layout's run: {wall:.0f} s wall "
-            f"({1e3 * wall / max(done, 1):.2f} ms a deal), load {load0} -> {load()}.",
+            f"board, filter processes' time); {len(s.candidates)} candidates; verdicts "
+            f"{s.verify_seconds:.1f} s. Wall time of the census: {wall:.0f} s "
+            f"({1e3 * wall / max(done, 1):.2f} ms a deal), load {loads or load0}.",
             f"Lost {len(s.lost)}; missed by the filter (we win) {len(s.missed)}: {s.missed or 'none'}; "
             f"undecided {len(s.undecided)}: {s.undecided or 'none'}.",
             f"Klaver: {label}.",
             "",
         ]
         if s.lost:
-            detail += ["| seed | highest target | backend | nodes | s |", "|---|---|---|---|---|"]
+            peer = args.peer_check is not None and _solvitaire.available()
+            detail += ["| seed | highest target | backend | nodes | s |" + (" Solvitaire |" if peer else ""),
+                       "|---|---|---|---|---|" + ("---|" if peer else "")]  # fmt: skip
+            agree = 0
             for d in sorted(s.lost):
                 v = census.verdicts[d]
-                detail.append(f"| {d} | {'-' if v.most is None else v.most} | {v.backend} | {v.nodes} | "
-                              f"{v.seconds:.1f} |")  # fmt: skip
+                most = "-" if v.most is None else v.most
+                row = f"| {d} | {most} | {v.backend} | {v.nodes} | {v.seconds:.1f} |"
+                if peer:
+                    got, secs = _solvitaire.classify_deal("free-cell", to_solvitaire(deal_layout(lay, d)),
+                                                          args.peer_check)  # fmt: skip
+                    agree += got == "L"
+                    row += f" {got} ({secs:.1f} s) |"
+                detail.append(row)
             detail.append("")
+            if peer:
+                detail += [f"Solvitaire (`--type free-cell --classify`, {args.peer_check:g} s a deal) calls "
+                           f"{agree} of {len(s.lost)} lost deals lost (L).", ""]  # fmt: skip
+            elif args.peer_check is not None:
+                detail += ["Solvitaire is not built (benchmarks/peers.sh): no peer check.", ""]
         if known:
             big = ours_default[2] if ours_default else None
             cmp = (
