@@ -137,8 +137,8 @@ def main(argv: list[str]) -> int:
         wall = sum(r["wall"] for r in runs)
         loads = "; ".join(f"{r['load'][0]} -> {r['load'][1]}" for r in runs if r["wall"] >= 1)
         s: Summary = census.summary(1, done)
-        k, n, label = KLAVER_SPECIAL[name]
-        r, plo, phi = published_rate(name)
+        k, n, label = KLAVER_SPECIAL[lay.klaver]
+        r, plo, phi = published_rate(lay.klaver)
         vs_ours = ptext(len(s.lost), s.scanned, ours_default[0], ours_default[1]) if ours_default else "-"
         table.append(
             f"| {name} | {s.scanned:,} | {len(s.lost)} | {rate(len(s.lost), s.scanned)} | "

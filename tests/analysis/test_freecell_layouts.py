@@ -74,6 +74,23 @@ def test_colour_deep_puts_spades_on_the_clubs() -> None:
     assert all(c.colour == 1 for s, p in enumerate(t) for d, c in enumerate(p) if (s, d) not in fixed)
 
 
+def test_king_on_ace_layouts_put_each_king_directly_on_its_ace() -> None:
+    t = deal_layout(LAYOUTS["suit-deep-king-on-ace"], 4).layout.tableau
+    assert (t[0][0], t[0][1]) == (Card(1, CLUBS), Card(13, CLUBS))
+    assert [t[s][0] for s in range(1, 8)] == [Card(r, CLUBS) for r in range(2, 9)]
+    assert [t[s][1] for s in range(1, 5)] == [Card(r, CLUBS) for r in range(9, 13)]
+    frame = layout_frame(LAYOUTS["colour-deep-king-on-ace"])
+    assert (frame[(5, 1)], frame[(5, 2)]) == (Card(1, SPADES), Card(13, SPADES))
+    assert set(frame) == set(layout_frame(LAYOUTS["colour-deep"]))  # the same places, another order
+    assert frame[(1, 3)] == Card(12, SPADES) and frame[(6, 1)] == Card(2, SPADES)
+
+
+def test_cli_offers_every_layout() -> None:
+    from patience.cli.analyze_freecell import LAYOUT_NAMES
+
+    assert sorted(LAYOUT_NAMES) == sorted(LAYOUTS)
+
+
 def test_seeded_deals_repeat_and_differ_by_seed_and_layout() -> None:
     lay = LAYOUTS["colour-deep"]
     assert deal_layout(lay, 9).layout == deal_layout(lay, 9).layout

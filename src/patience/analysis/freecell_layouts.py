@@ -21,6 +21,12 @@ the highest from the default games" (the default games' highest targets are Figu
   colour layout continues with the second suit at the next places: its Ace..3 at depth 1 of stacks 5-7,
   4..J at depth 2, Q and K at depth 3 of stacks 0-1. Filling stack by stack is not offered: it is not
   "as deep as possible" (one suit would stand in two stacks, 7 and 6 deep).
+- *The other reading* is offered as ``suit-deep-king-on-ace`` and ``colour-deep-king-on-ace``
+  (``king_on_ace``): each suit takes the same places, its King on the place directly above its Ace and
+  2..Q at its other places in order (clubs: A, 2..8 along the bottom row, K on the A, 9..Q at depth 1 of
+  stacks 1-4; spades: A at depth 1 of stack 5, K on it, 2..Q at the rest). For one suit this is the frame
+  the thesis kept fixed in its maximal-lost-game search ("the top row of cards that all have the same
+  suit, and the King on top of the Ace", :func:`patience.analysis.freecell_lost.klaver_frame`).
 - *Suits*: clubs for one suit (Figure 19's suit), clubs then spades for one colour. FreeCell's rules treat
   the suits alike (a colour swap or a suit swap within a colour maps deals to deals of the same verdict and
   highest target), so the choice changes which deals are drawn, not the rates.
@@ -78,15 +84,21 @@ STANDARD = Config()
 @dataclass(frozen=True)
 class SpecialLayout:
     """A starting layout: ``suits`` (in this order, each Ace..top rank) at the deepest places, the rest
-    shuffled; no suits is the default layout (every card shuffled)."""
+    shuffled; no suits is the default layout (every card shuffled). ``king_on_ace``: each suit's top rank
+    directly on its Ace, the other ranks in order at the suit's other places. ``klaver``: the key of the
+    thesis's figure for it in :data:`KLAVER_SPECIAL`."""
 
     name: str
     suits: tuple[int, ...]
     thesis: str
+    king_on_ace: bool = False
+    klaver: str = ""
 
     def __post_init__(self) -> None:
         if len(set(self.suits)) != len(self.suits):
             raise ValueError(f"layout {self.name}: a suit twice in {self.suits}")
+        if not self.klaver:
+            object.__setattr__(self, "klaver", self.name)
 
 
 LAYOUTS: dict[str, SpecialLayout] = {
@@ -98,6 +110,20 @@ LAYOUTS: dict[str, SpecialLayout] = {
         "colour-deep",
         (0, 3),
         "clubs A..K, then spades A..K, deepest (Klaver: one colour as deep as possible)",
+    ),
+    "suit-deep-king-on-ace": SpecialLayout(
+        "suit-deep-king-on-ace",
+        (0,),
+        "clubs deepest, the King directly on the Ace (Klaver: 'with the King covering the Ace')",
+        king_on_ace=True,
+        klaver="suit-deep",
+    ),
+    "colour-deep-king-on-ace": SpecialLayout(
+        "colour-deep-king-on-ace",
+        (0, 3),
+        "clubs, then spades, deepest, each King directly on its Ace (Klaver: one colour as deep as possible)",
+        king_on_ace=True,
+        klaver="colour-deep",
     ),
 }
 
@@ -127,8 +153,23 @@ def layout_frame(layout: SpecialLayout, cfg: Config = STANDARD) -> dict[Pos, Car
     deepest places (:func:`deep_places`)."""
     if any(not 0 <= s < cfg.suits for s in layout.suits):
         raise ValueError(f"layout {layout.name}: suits {layout.suits} outside 0..{cfg.suits - 1}")
-    cards = [Card(r, s) for s in layout.suits for r in range(1, cfg.ranks + 1)]
-    return dict(zip(deep_places(cfg), cards, strict=False))
+    places = deep_places(cfg)
+    if len(layout.suits) * cfg.ranks > len(places):
+        raise ValueError(
+            f"layout {layout.name}: {len(layout.suits)} suits do not fit in {len(places)} places"
+        )
+    frame: dict[Pos, Card] = {}
+    for i, suit in enumerate(layout.suits):
+        mine = places[i * cfg.ranks : (i + 1) * cfg.ranks]
+        ranks = list(range(1, cfg.ranks + 1))
+        if layout.king_on_ace:
+            on_ace = (mine[0][0], mine[0][1] + 1)
+            if on_ace not in mine[1:]:
+                raise ValueError(f"layout {layout.name}: no place for suit {suit}'s top rank on its Ace")
+            mine = [mine[0], on_ace] + [p for p in mine[1:] if p != on_ace]
+            ranks = [1, cfg.ranks, *range(2, cfg.ranks)]
+        frame.update((p, Card(r, suit)) for p, r in zip(mine, ranks, strict=True))
+    return frame
 
 
 class _Portable:
@@ -273,7 +314,7 @@ def layout_lines(s: Summary, layout: SpecialLayout, filter_name: str, seconds: f
         f"lost seeds (highest target): {lost}",
         f"loss rate: {rate:.2f} per million, 95% [{1e6 * lo:.2f}, {1e6 * hi:.2f}]",
     ]
-    for key in dict.fromkeys((layout.name, "default")):
+    for key in dict.fromkeys((layout.klaver, "default")):
         if key in KLAVER_SPECIAL:
             k, n, label = KLAVER_SPECIAL[key]
             r, plo, phi = published_rate(key)
