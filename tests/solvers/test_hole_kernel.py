@@ -260,7 +260,8 @@ def test_too_wide_for_the_compiled_kernel_runs_uncompiled() -> None:
 
 
 @pytest.mark.parametrize(
-    "game", ["black-hole", "all-in-a-row", "binary-star", "worm-hole", "golf-solvitaire", "golf-thoughtful"]
+    "game", ["black-hole", "all-in-a-row", "worm-hole", "golf-solvitaire", "golf-thoughtful"]
 )
 def test_auto_picks_dfs_for_hole_games(game: str) -> None:
+    """One hole: the hole search (several holes go to hole-portfolio, whose first stage it is)."""
     assert base._pick_auto(load_game(game).rules).name == "dfs"

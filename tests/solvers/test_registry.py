@@ -23,10 +23,19 @@ from patience.solvers.registry import (
     hole_family,
     hole_prefers,
     rearrangement_prefers,
+    several_holes_prefers,
 )
 
 HOLE = {"engine_supports", "hole_prefers", "hole_family"}
-PREDICATES = (engine_supports, hole_prefers, rearrangement_prefers, hole_family, csp_supports, gaps_family)
+PREDICATES = (
+    engine_supports,
+    hole_prefers,
+    rearrangement_prefers,
+    hole_family,
+    csp_supports,
+    gaps_family,
+    several_holes_prefers,
+)
 
 
 @pytest.mark.parametrize(
@@ -36,7 +45,7 @@ PREDICATES = (engine_supports, hole_prefers, rearrangement_prefers, hole_family,
         # csp: one hole and at most CSP_MAX_CARDS cards (20 in, 21 out)
         ("black-hole", {"suits": 4, "ranks": 5, "piles": 19}, HOLE | {"csp_supports"}),
         ("black-hole", {"suits": 3, "ranks": 7, "piles": 20}, HOLE),
-        ("binary-star", {}, HOLE),  # two holes
+        ("binary-star", {}, HOLE | {"several_holes_prefers"}),  # two holes: the hole portfolio
         ("worm-hole", {}, HOLE),  # a free cell: the hole search and cpsat take it
         ("golf-solvitaire", {}, {"engine_supports", "hole_prefers"}),  # a stock onto the hole: not cpsat
         ("gaps-basic-variant", {}, {"engine_supports", "gaps_family"}),
@@ -49,6 +58,16 @@ def test_predicates_follow_the_rules(game: str, over: dict, true: set[str]) -> N
     assert {f.__name__ for f in PREDICATES if f(rules)} == true
     d = rules.deck
     assert csp_supports(rules) <= (d.suits * d.ranks * d.decks <= CSP_MAX_CARDS)
+
+
+@pytest.mark.parametrize(
+    ("game", "over", "picked"),
+    [("black-hole", {}, "dfs"), ("binary-star", {}, "hole-portfolio"), ("worm-hole", {}, "dfs"),
+     ("freecell", {}, "portfolio"), ("gaps-basic-variant", {}, "dfs")],
+)  # fmt: skip
+def test_auto_picks(game: str, over: dict, picked: str) -> None:
+    """auto's choice per rule features: several holes go to the hole search then CP-SAT's model."""
+    assert base._pick_auto(load_game(game, over).rules).name == picked
 
 
 def test_the_planner_needs_unified_planning_and_an_engine(monkeypatch: pytest.MonkeyPatch) -> None:
