@@ -77,6 +77,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--chunk", type=int, default=2000, help="seeds a filter task scans (2000)")
     ap.add_argument("--limit", type=float, default=600.0, help="seconds of our search a candidate (600)")
     ap.add_argument("--census-dir", type=Path, default=None, help="census JSON files (resumed when present)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="scan and solve nothing: report the seeds 1..K each census holds")  # fmt: skip
     ap.add_argument("--peer-check", type=float, default=None, metavar="S",
                     help="also ask Solvitaire about every lost deal, S seconds each")  # fmt: skip
     _common.add_out(ap, "klaver_special.md")
@@ -122,7 +124,12 @@ def main(argv: list[str]) -> int:
         runs = json.loads(runs_path.read_text()) if runs_path is not None and runs_path.exists() else []
         load0, t0 = load(), time.perf_counter()
         done = 0
-        while done < args.n:
+        if args.report_only:  # the seeds 1..K the census has scanned without a gap
+            for c in sorted(census.chunks, key=lambda c: c.first):
+                if c.first > done + 1:
+                    break
+                done = max(done, c.last)
+        while done < args.n and not args.report_only:
             if args.budget_min is not None and time.perf_counter() - t0 > 60 * args.budget_min:
                 break
             done = min(args.n, done + args.block)
@@ -131,9 +138,13 @@ def main(argv: list[str]) -> int:
                 f"{name}: seeds 1-{done} done, {time.perf_counter() - t0:.0f} s, load {load()}",
                 file=sys.stderr,
             )
-        runs.append({"seeds": done, "wall": time.perf_counter() - t0, "load": [load0, load()]})
-        if runs_path is not None:  # wall time over every run of this census (it resumes)
+        if not args.report_only:
+            runs.append({"seeds": done, "wall": time.perf_counter() - t0, "load": [load0, load()]})
+        if runs_path is not None and not args.report_only:  # wall time over every run of the census
             runs_path.write_text(json.dumps(runs, indent=1) + "\n")
+        if done == 0:
+            detail += [f"## {name}: no deals scanned", ""]
+            continue
         wall = sum(r["wall"] for r in runs)
         loads = "; ".join(f"{r['load'][0]} -> {r['load'][1]}" for r in runs if r["wall"] >= 1)
         s: Summary = census.summary(1, done)
