@@ -71,8 +71,10 @@ def rss(max_mb: int, limit: str) -> int:
             over += not ok
             cap = max_mb + BASE_MB
             within = "yes" if ok else "NO"
-            rows.append([backend, " ".join(target), f"{peak:.0f}", f"{cap}", within, f"{secs:.1f}", line])
-    print(_common.md_table(["backend", "deal", "peak MB", "cap MB", "within", "s", "result"], rows))
+            deal = " ".join(target)
+            rows.append({"backend": backend, "deal": deal, "peak MB": f"{peak:.0f}", "cap MB": cap,
+                         "within": within, "s": f"{secs:.1f}", "result": line})  # fmt: skip
+    print("\n".join(_common.md_table(rows)))
     print(f"rss: {over} of {len(RSS_CASES)} cases over --max-mb {max_mb} + {BASE_MB} MB base")
     return over
 

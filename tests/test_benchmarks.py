@@ -34,6 +34,7 @@ BAD = {  # one bad option per script that checks its own values
     "bench_planning.py": ["--limit", "0"],
     "bench_freecell_ms.py": ["--first", "5", "--last", "4"],
     "bench_limits.py": ["nosuch"],
+    "bench_rates.py": ["thirty-six", "--db", "x.sqlite", "--retry-log", "x.jsonl", "-n", "0"],
 }
 
 
