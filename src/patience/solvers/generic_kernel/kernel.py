@@ -21,6 +21,12 @@ Every function here works on the packed arrays of :mod:`.pack` and mirrors one p
   best popped first), the same path/dead-state rejection, so with a table that never fills it visits the same
   nodes in the same order as ``dfs`` (tests compare node counts).
 
+With ``L[_KPLUS]`` (a waste stock with unlimited redeals, :mod:`patience.solvers.stock_access`) the stock is
+searched as :class:`~patience.solvers.stock_access.StockAccess` does: ``_gen`` lists the waste plays of every
+reachable position ``p`` as ``(WST, p, ...)`` instead of the turns and the redeal, ``_apply`` turns to ``p``
+first (its "flip" is the waste's size before, for ``_undo``), the stock part of the key is the sequence and,
+outside the turns' cycle, the split, and ``run`` expands a win's plays into the real turns.
+
 The transposition table is an open-addressing set of 128-bit keys (two uint64 per slot, linear probing, at
 most half full, slot 0-marker: the first lane's low bit is forced to 1). It holds the states on the path and
 the dead ones alike (both are rejected, as ``dfs`` rejects ``path_keys`` and its dead table); the caller
