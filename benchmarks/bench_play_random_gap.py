@@ -42,6 +42,7 @@ VARIANTS: list[tuple[str, str, int | None, int | None, int | None]] = [
     ("uniform, 48 turns", "uniform", 48, None, None),
     ("last, 16 turns", "last", 16, None, None),
     ("last, 24 turns", "last", 24, None, None),
+    ("last, 36 turns", "last", 36, None, None),
     ("last, 48 turns", "last", 48, None, None),
     ("last, 72 turns", "last", 72, None, None),
     ("last, 96 turns", "last", 96, None, None),
