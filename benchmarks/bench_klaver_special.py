@@ -201,8 +201,9 @@ def main(argv: list[str]) -> int:
                     f"{sum(m > big for m in known)} of {len(known)} lost deals exceed it"
                 )
             )
-            detail += [f"Highest targets: {dict(s.histogram)}; largest {max(known)}{cmp}. Klaver (colour "
-                       "layout): none of its lost deals exceeds the default games' highest.", ""]  # fmt: skip
+            said = (" Klaver: none of this layout's lost deals exceeds the default games' highest."
+                    if lay.klaver == "colour-deep" else "")  # fmt: skip
+            detail += [f"Highest targets: {dict(s.histogram)}; largest {max(known)}{cmp}.{said}", ""]
     lines += ["## Loss rates", "", *table, "", *detail]
     print("\n".join(lines))
     out = _common.out_dir(args)
