@@ -41,7 +41,7 @@ RSS_CASES: list[tuple[str, list[str]]] = [
     ("cpsat", ["all-in-a-row:3", "--set", "suits=8"]),
     ("cpsat-only", ["binary-star:1"]),
     ("cpsat-gaps", ["gaps-basic-variant:2"]),
-    ("csp", ["black-hole:1", "--set", "ranks=6"]),
+    ("csp", ["black-hole:3", "--set", "ranks=5", "--set", "piles=19"]),
     ("auto", ["fan:7", "-g", "solvitaire"]),
 ]
 
@@ -56,12 +56,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-def rss(max_mb: int, limit: str) -> int:
-    """Peak RSS of each case against max_mb + BASE_MB; returns the number over it."""
+def rss(max_mb: int, limit: str, only: set[str] | None = None) -> int:
+    """Peak RSS of each case (of the backends in ``only``, else all) against max_mb + BASE_MB; returns the
+    number over it."""
     over = 0
     rows = []
+    cases = [(b, t) for b, t in RSS_CASES if only is None or b in only]
     with tempfile.TemporaryDirectory() as tmp:
-        for backend, target in RSS_CASES:
+        for backend, target in cases:
             args = ["solve", *target, "--backend", backend, "--max-mb", str(max_mb), "--limit", limit]
             t0 = time.perf_counter()
             out, err, peak = _run_peak(_cmd(args), tmp)
@@ -72,10 +74,10 @@ def rss(max_mb: int, limit: str) -> int:
             cap = max_mb + BASE_MB
             within = "yes" if ok else "NO"
             deal = " ".join(target)
-            rows.append({"backend": backend, "deal": deal, "peak MB": f"{peak:.0f}", "cap MB": cap,
+            rows.append({"backend": backend, "deal": deal, "peak MB": f"{peak:.1f}", "cap MB": cap,
                          "within": within, "s": f"{secs:.1f}", "result": line})  # fmt: skip
     print("\n".join(_common.md_table(rows)))
-    print(f"rss: {over} of {len(RSS_CASES)} cases over --max-mb {max_mb} + {BASE_MB} MB base")
+    print(f"rss: {over} of {len(cases)} cases over --max-mb {max_mb} + {BASE_MB} MB base")
     return over
 
 
@@ -159,12 +161,13 @@ def main() -> None:
     ap.add_argument("--limit", default="20s")
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--backends", help="rss: only these backends (comma-separated)")
     args = ap.parse_args()
     studies = args.study or ["rss", "orphans", "stores"]
     print(f"# bench_limits: {', '.join(studies)}; {_common.load()}")
     bad = 0
     if "rss" in studies:
-        bad += rss(args.max_mb, args.limit)
+        bad += rss(args.max_mb, args.limit, set(args.backends.split(",")) if args.backends else None)
     if "orphans" in studies:
         bad += orphans(args.trials)
     if "stores" in studies:
