@@ -152,8 +152,8 @@ def inversion(args) -> list[str]:
         "",
         f"dfs forward at {args.inv_nodes:,} nodes; deals it leaves undecided are decided on the inverted "
         "deal at the same node limit (All in a Row: dfs on the reversed piles; Black Hole: the inverted "
-        "game, empty hole and last card next to the Ace, by analysis.inversion.solve_inverted). Published: "
-        "53 of 10^6 Black Hole deals undecided forward, inverted 4 won and 49 lost.",
+        "game, empty hole and last card next to the Ace, by analysis.inversion.solve_inverted_kernel). "
+        "Published: 53 of 10^6 Black Hole deals undecided forward, inverted 4 won and 49 lost.",
         "",
         "| game | deals | forward W / L / ? | inverted: won | lost | still ? | time | load |",
         "|---|---|---|---|---|---|---|---|",

@@ -6,8 +6,17 @@ from collections import Counter
 
 import pytest
 
-from patience.analysis.inversion import decide_inverted, forward_moves, invert, settle, solve_inverted
+from patience.analysis.inversion import (
+    decide_inverted,
+    forward_moves,
+    invert,
+    settle,
+    solve_inverted,
+    solve_inverted_kernel,
+)
 from patience.deals import deal
+from patience.instance import Instance
+from patience.solvers import hole_kernel
 from patience.solvers.base import Limits, solve
 from patience.validate import replay
 
@@ -64,6 +73,75 @@ def test_a_lost_black_hole_deal_is_lost_inverted() -> None:
     inst = deal("black-hole", 22, overrides=HOLE)
     assert solve(inst, "dfs", Limits(seconds=30)).status.value == "unsolvable"
     assert decide_inverted(inst, 30)[0] is False
+
+
+JITS = [False] + ([True] if hole_kernel.HAVE_NUMBA else [])
+
+
+def forward_brute_force(inst: Instance) -> bool:
+    """Every play of the forward deal, with its own rank rule (one rank apart, K-A with wrap) and no
+    pruning but a memo of lost (heights, hole top) states: is some play a win?"""
+    R, wrap = inst.rules.deck.ranks, inst.rules.foundations.wrap
+    piles = [[c.rank for c in p] for p in inst.layout.tableau]
+    lost: set[tuple[tuple[int, ...], int]] = set()
+
+    def won(h: tuple[int, ...], top: int) -> bool:
+        if not any(h):
+            return True
+        if (h, top) in lost:
+            return False
+        for i, p in enumerate(piles):
+            if h[i] and (abs(p[h[i] - 1] - top) == 1 or (wrap and {p[h[i] - 1], top} == {1, R})):
+                if won(h[:i] + (h[i] - 1,) + h[i + 1 :], p[h[i] - 1]):
+                    return True
+        lost.add((h, top))
+        return False
+
+    return won(tuple(len(p) for p in piles), inst.layout.foundations[0][-1].rank)
+
+
+@pytest.mark.parametrize("jit", JITS)
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"suits": 2, "ranks": 5, "piles": 3},
+        {"suits": 4, "ranks": 4, "piles": 5},
+        {"suits": 3, "ranks": 7, "piles": 4},
+    ],
+)
+def test_kernel_inverted_game_against_brute_force(overrides: dict, jit: bool) -> None:
+    """The kernel's inverted game (terminal card for the end condition) wins exactly the deals a brute
+    force wins forward; its wins, read backwards, replay on the original (checked inside, and here)."""
+    verdicts = Counter()
+    for seed in range(1, 61):
+        inst = deal("black-hole", seed, overrides=overrides)
+        got = solve_inverted_kernel(inst, seconds=30, jit=jit)
+        assert got.won is not None and got.won == forward_brute_force(inst), seed
+        if got.won:
+            assert replay(inst, got.moves).won
+            assert len(got.moves) == sum(len(p) for p in inst.layout.tableau)
+        verdicts[got.won] += 1
+    assert verdicts[True] and verdicts[False], verdicts
+
+
+@pytest.mark.parametrize("jit", JITS)
+def test_kernel_inverted_game_agrees_with_the_python_search(jit: bool) -> None:
+    """Same verdicts as the pure-Python solve_inverted on 50 deals of 27 cards (both won and lost)."""
+    verdicts = Counter()
+    for seed in range(1, 51):
+        inst = deal("black-hole", seed, overrides=HOLE)
+        ref = solve_inverted(inst, seconds=30)
+        got = solve_inverted_kernel(inst, seconds=30, jit=jit)
+        assert ref.won is not None and got.won == ref.won, seed
+        verdicts[got.won] += 1
+    assert verdicts[True] and verdicts[False], verdicts
+
+
+def test_kernel_inverted_limits_give_no_verdict() -> None:
+    """A node limit that ends the search leaves the verdict open (None), never lost."""
+    inst = deal("black-hole", 1)
+    got = solve_inverted_kernel(inst, seconds=30, max_nodes=50, jit=False)
+    assert got.won is None and got.nodes == 50
 
 
 def test_settle_decides_what_the_forward_search_left() -> None:

@@ -12,7 +12,10 @@ a win of the reversed piles. So:
 * Black Hole (the hole starts with the Ace of Spades): the original's sequence starts next to the
   starting card, so the inverted game starts with an *empty* hole and must *end* on a card that fits the
   starting card (a Two or a King). That is not a rule of any game model, so :func:`solve_inverted`
-  searches the inverted game itself (any one-hole deal, with or without a starting card).
+  searches the inverted game itself (any one-hole deal, with or without a starting card), in Python;
+  :func:`solve_inverted_kernel` hands the same game to the compiled hole kernel
+  (:mod:`patience.solvers.hole_kernel`) with one extra card that stands for the end condition (proof
+  there), and is what :func:`decide_inverted` uses.
 
 What inversion keeps: the verdict and the number of cards; not the most cards removed of a lost deal
 (a play of the inverted deal that stops early is no play of the original), as Wolter notes. His use:
@@ -41,6 +44,7 @@ __all__ = [
     "inversion_problem",
     "settle",
     "solve_inverted",
+    "solve_inverted_kernel",
 ]
 
 
@@ -171,6 +175,74 @@ def solve_inverted(instance: Instance, seconds: float = 10.0, max_nodes: int | N
     return Inverted(won, moves, nodes, time.perf_counter() - t0)
 
 
+def solve_inverted_kernel(
+    instance: Instance,
+    seconds: float = 10.0,
+    max_nodes: int | None = None,
+    *,
+    memory_mb: float = 512,
+    jit: bool | None = None,
+) -> Inverted:
+    """Decide ``instance`` on its inverted game (as :func:`solve_inverted`) with the compiled hole kernel.
+
+    The kernel plays ranks on one hole by an adjacency it is given, so the end condition becomes a card:
+    a *terminal* card of an extra rank ``R + 1``, alone in an extra pile, that fits on a hole topped by
+    any rank next to the starting card (``ranks.fits(end, t)``) and on which nothing fits (it is not
+    offered on the empty hole either). Proof of equivalence: a win of the inverted game, ``c1 .. cn``
+    with ``cn`` next to the starting card, followed by the terminal card is a win of the kernel's game;
+    conversely in a kernel win the terminal card is played last (nothing fits on it, and every card must
+    be played), on a top next to the starting card, so the moves before it are a win of the inverted
+    game. The kernel's prunes used here hold for any adjacency (their proofs in
+    :mod:`patience.solvers.dfs_hole` use only equal ranks and the steps given: ``last_card``,
+    ``one_card``, ``reach``); ``degree`` assumes ranks on a line or cycle and is off. Without a starting
+    card no terminal card is added (any last card). A win is turned into the original's moves and
+    replayed by the validator before it is returned; ``seconds`` includes loading the compiled kernel.
+    """
+    from ..solvers import hole_kernel
+    from ..solvers.dfs_hole import USE_JIT
+    from ..validate import replay
+
+    _check(instance)
+    t0 = time.perf_counter()
+    ranks = HoleRanks.of(instance.rules)
+    R = ranks.R
+    start = instance.layout.foundations[0]
+    end_rank = start[-1].rank if start else 0
+    cards = [p[::-1] for p in instance.layout.tableau]  # inverted piles, bottom first
+    piles = [[c.rank for c in p] for p in cards]
+    Rk = R
+    nexts: list[tuple[int, ...]] = [tuple(range(1, R + 1))]
+    nexts += [tuple(r for r in range(1, R + 1) if ranks.fits(r, t)) for t in range(1, R + 1)]
+    if end_rank:
+        Rk = R + 1  # the terminal card's rank
+        piles.append([Rk])
+        nexts = [n + ((Rk,) if t and ranks.fits(end_rank, t) else ()) for t, n in enumerate(nexts)]
+        nexts.append(())
+    adj = [()] + nexts[1:]
+    P = len(piles)
+    hb = max(max(len(p) for p in piles).bit_length(), 1)
+    r = hole_kernel.run(
+        piles, [0], 0, nexts, adj, [hb * i for i in range(P)], [hb * P],
+        t0 + seconds, max_nodes if max_nodes is not None else -1, Rk, memory_mb * (1 << 20),
+        reach=True, degree=False, wrap=ranks.wrap, last_card=True, one_card=True, equal_holes=True,
+        jit=USE_JIT if jit is None else jit,
+    )  # fmt: skip
+    won: bool | None = True if r["won"] else False if r["complete"] else None
+    moves = None
+    if won:
+        heights = [len(p) for p in cards]
+        played: list[tuple[int, Card]] = []
+        for src, _ in r["path"]:
+            if src < len(cards):  # the terminal card's pile is the last one
+                heights[src] -= 1
+                played.append((src, cards[src][heights[src]]))
+        moves = forward_moves(instance, played)
+        report = replay(instance, moves)
+        if not (report.ok and report.won):
+            raise AssertionError(f"inverted win does not replay on the original: {report.message()}")
+    return Inverted(won, moves, r["nodes"], time.perf_counter() - t0)
+
+
 def _bottoms(piles: list[tuple[Card, ...]], heights: list[int]) -> set[int]:
     """Ranks of the bottom cards of the piles not yet empty: the last card played is one of them."""
     return {p[0].rank for p, h in zip(piles, heights, strict=True) if h}
@@ -191,15 +263,15 @@ def decide_inverted(
     instance: Instance, seconds: float, nodes: int | None = None
 ) -> tuple[bool | None, float]:
     """The verdict of the inverted deal: ``dfs`` on :func:`invert` when the hole starts empty (the
-    inverted deal is a deal of the same game), else :func:`solve_inverted`; within ``seconds`` and
-    ``nodes`` (None: only the time limit)."""
+    inverted deal is a deal of the same game), else :func:`solve_inverted_kernel`; within ``seconds``
+    and ``nodes`` (None: only the time limit)."""
     from ..solvers.base import Limits, solve
 
     if not instance.layout.foundations[0]:
         got = solve(invert(instance), "dfs", Limits(seconds=seconds, nodes=nodes))
         won = {"solved": True, "unsolvable": False}.get(got.status.value)
         return won, float(got.stats.get("seconds", 0.0))
-    r = solve_inverted(instance, seconds, nodes)
+    r = solve_inverted_kernel(instance, seconds, nodes)
     return r.won, r.seconds
 
 
