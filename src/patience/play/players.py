@@ -69,7 +69,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+import numpy as np
+
 from ..engine import CELL, FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
+from ..rules import RuleSet
+from . import playout_kernel as PK
 from .observation import HIDDEN, Boards, Observation, World, observe, sample_world
 
 __all__ = [
@@ -437,6 +441,12 @@ PLAYOUTS = ("random", "safe")
 4.5.1: 'a certain strategy to play a game within the simulation (for example: random)'); ``safe``, the
 moves :func:`donkersteeg_safe_move` calls safe first, else random."""
 
+RUNNERS = ("auto", "kernel", "engine")
+"""Where the Monte Carlo player's playouts run (the same playouts, move for move, on the same random
+numbers; tested): ``kernel``, the compiled generic search kernel (:mod:`.playout_kernel`; its Python form
+when numba is off, far slower); ``engine``, :func:`_playout` on the Python engine, the reference; ``auto``,
+the kernel when numba is on and covers the rules and the playouts are random, else the engine."""
+
 TIEBREAKS = ("random", "heuristics")
 """How the Monte Carlo player picks among moves of equal score: at random (Donkersteeg section 4.4), or by
 the move rewards of his Table 6.1 first (section 6.3, 'Monte Carlo + heuristics')."""
@@ -457,10 +467,15 @@ class MonteCarloPlayer:
     ``score``: 'max' (Donkersteeg: a move scores the highest cards-home count its playouts reach, 'full
     depth, highest fitness') or 'klaver' (Klaver: the mean over playouts of 1000 per card sent home less 1
     per other move, ties to the first). A playout that wins chooses its move at once. ``tiebreak``
-    (:data:`TIEBREAKS`) picks among the moves of the best 'max' score.
+    (:data:`TIEBREAKS`) picks among the moves of the best 'max' score. ``runner`` (:data:`RUNNERS`): the
+    compiled kernel or the engine plays the playouts, alike on the same random numbers (one array of
+    uniforms a decision, seeded from the game's ``rng``: :mod:`.playout_kernel`).
+
+    Version 3: the playouts' random numbers come from that array (version 2 drew from ``rng`` directly),
+    which changes the games of a seed.
     """
 
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     playouts: int = 10
     mode: str = "reshuffle"
     score: str = "max"
@@ -469,6 +484,7 @@ class MonteCarloPlayer:
     moves: str = "auto"
     playout: str = "random"
     tiebreak: str = "random"
+    runner: str = "auto"
     name: str = "mc"
 
     def __post_init__(self) -> None:
@@ -483,11 +499,58 @@ class MonteCarloPlayer:
             raise ValueError(f"tiebreak {self.tiebreak!r}: one of {', '.join(TIEBREAKS)}")
         if self.playouts < 1:
             raise ValueError(f"playouts {self.playouts}: must be >= 1")
+        if self.runner not in RUNNERS:
+            raise ValueError(f"runner {self.runner!r}: one of {', '.join(RUNNERS)}")
+        if self.runner == "kernel" and self.playout != "random":
+            raise ValueError(f"runner kernel: playout random only (not {self.playout!r})")
 
     @property
     def peeks(self) -> bool:
         """'shuffled-once' plays its playouts on the true deal: the game loop must hand it ``truth``."""
         return self.mode == "shuffled-once"
+
+    def uses_kernel(self, rules: RuleSet) -> bool:
+        """Do this player's playouts run on the compiled kernel under ``rules`` (``runner``)?"""
+        if self.runner == "engine":
+            return False
+        if self.runner == "kernel":
+            return True
+        return self.playout == "random" and PK.supports(rules) and PK.compiled() is not None
+
+    def _playouts(
+        self,
+        obs: Observation,
+        boards: Boards,
+        lk: _Lookups,
+        candidates: Sequence[Move],
+        rng: random.Random,
+        truth: World | None,
+        stall: int,
+    ) -> list[tuple[int, int, int]]:
+        """Every playout of one decision, candidate by candidate, up to the first that wins: (most cards
+        home, cards sent home, other moves) each. The random numbers are one array of uniforms drawn from a
+        seed taken from ``rng``, used as :mod:`.playout_kernel` lays them out, so the kernel and the engine
+        (``runner``) play the same playouts."""
+        nh = 0 if truth is not None else obs.hidden_places()
+        stride = nh + self.depth
+        u = np.random.default_rng(rng.getrandbits(64)).random(len(candidates) * self.playouts * stride)
+        ms = _resolve(lk, self.moves)
+        if self.uses_kernel(boards.rules):
+            view, rk = PK.pack_view(obs, boards.rules, boards.probe, lk.suit_home, lk.dealt_base, truth)
+            res = PK.run(view, rk, candidates, self.playouts, self.depth, stall, ms, u)
+            return [(int(a), int(b), int(c)) for a, b, c in res]
+        e = boards.probe_engine()
+        out: list[tuple[int, int, int]] = []
+        for i, m in enumerate(candidates):
+            for j in range(self.playouts):
+                b = (i * self.playouts + j) * stride
+                e.load(truth if truth is not None else PK.sample_world_u(obs, boards.rules, u, b))
+                u_rng: Any = PK.Uniforms(u, b + nh)
+                home, (sent, other) = _playout(e, m, lk, u_rng, self.depth, stall, ms, self.playout == "safe")
+                out.append((home, sent, other))
+                if home >= e.n_cards:
+                    return out
+        return out
 
     def choose(self, obs: Observation, rng: random.Random, truth: World | None = None) -> Move | None:
         boards, lk = _Tables.get(obs)
@@ -507,15 +570,12 @@ class MonteCarloPlayer:
         candidates = _choosable(lk, obs, self.moves)
         if len(candidates) == 1:
             return candidates[0]
-        e = boards.probe_engine()
-        for m in candidates:
-            scores = []
-            for _ in range(self.playouts):
-                e.load(truth if truth is not None else sample_world(obs, boards.rules, rng))
-                home, steps = _playout(e, m, lk, rng, self.depth, stall, self.moves, self.playout == "safe")
-                if home >= n_cards:
-                    return m
-                scores.append(home if self.score == "max" else 1000 * steps[0] - steps[1])
+        rows = self._playouts(obs, boards, lk, candidates, rng, truth, stall)
+        for i, m in enumerate(candidates):
+            got = rows[i * self.playouts : (i + 1) * self.playouts]
+            if got and got[-1][0] >= n_cards:
+                return m  # a playout won: its move at once
+            scores = [home if self.score == "max" else 1000 * sent - other for home, sent, other in got]
             s = max(scores) if self.score == "max" else sum(scores) / len(scores)
             if s > best_score:
                 best, best_score = [m], s
@@ -537,7 +597,7 @@ class MonteCarloHeuristicsPlayer(MonteCarloPlayer):
     random. (His section 5.2 describes a Player C that plays heuristic moves first and simulates only
     without one; the experiment behind Tables 6.2 and 6.3 is section 6.3's, which this player follows.)"""
 
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: the playouts' random numbers as MonteCarloPlayer's version 3
     tiebreak: str = "heuristics"
     name: str = "mc+heuristics"
 
@@ -777,7 +837,7 @@ class HindsightPlayer:
     reads the observation only: worlds are sampled, never the deal.
     """
 
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 4  # 4: fallback 'mc' plays MonteCarloPlayer's version 3
     worlds: int = 8
     nodes: int = 2000
     mode: str = "reshuffle"
