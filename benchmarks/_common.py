@@ -6,7 +6,8 @@ _common`` (``benchmarks/`` is the script's folder, so it is on ``sys.path``).
 - Where things are: :data:`ROOT`, :data:`OUT` (``benchmarks/out``, written only with ``--out``), the peers
   built by ``benchmarks/peers.sh`` (:data:`BHS`, :data:`SOLVITAIRE`, ``fc-solve`` on the PATH) and
   :func:`peers_line` saying which are there.
-- The record beside every figure: :func:`load` (1/5/15-minute load averages) and :func:`machine`.
+- The record beside every figure: :func:`load` (1/5/15-minute load averages), :func:`machine` and
+  :func:`commit` (the checkout measured).
 - Verdict letters (``W`` won, ``L`` lost, ``?`` no verdict), :func:`tally`, :func:`spread` (median, p90,
   max, total through :func:`patience.experiments.stats.percentiles`, the quantiles ``estimate`` reports).
 - :func:`bhs_solve`: black-hole-solver on a board, as a subprocess (``bench_dfs.peer`` is this).
@@ -44,6 +45,7 @@ __all__ = [
     "add_out",
     "bhs_available",
     "bhs_solve",
+    "commit",
     "fc_solve",
     "load",
     "machine",
@@ -117,6 +119,21 @@ def bhs_solve(
 def load() -> str:
     """The 1/5/15-minute load averages (2 cores shared with other runs: every figure needs it beside it)."""
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def commit(src: Path | None = None) -> str:
+    """The checkout a run measured: ``git``'s short HEAD of the repository holding ``src`` (default this
+    one), with ``+dirty`` when its ``src/`` has uncommitted edits; ``src`` outside a repository (a snapshot
+    made with ``git archive``) is named by its path."""
+    where = Path(src).resolve() if src else ROOT / "src"
+    try:
+        head = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--", "."],
+                               capture_output=True, text=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return f"{where} (not a git checkout)"
+    return head + ("+dirty" if dirty else "")
 
 
 def machine() -> str:

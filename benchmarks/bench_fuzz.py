@@ -16,7 +16,9 @@ tallies what breaks the README's promise ("one line on stderr, exit 2, nothing w
     python benchmarks/bench_fuzz.py -n 2000 --src /tmp/base/src     # another checkout (e.g. a worktree)
 
 Prints the tally and the first examples of each failure kind (the command reproducing it); every case
-runs in its own temporary folder, so nothing is written under benchmarks/.
+runs in its own temporary folder, so nothing is written under benchmarks/ unless ``--out [DIR]`` asks for
+the report as ``fuzz_campaign.md`` (with the commit measured, the date and the load at start and end;
+``--note`` adds a line, e.g. which snapshot ``--src`` is).
 """
 
 from __future__ import annotations
@@ -347,9 +349,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="commands run at once")
     ap.add_argument("--src", default=None, help="a src/ folder to test instead of the installed package")
     ap.add_argument("--examples", type=int, default=3, help="examples printed per failure kind")
+    ap.add_argument("--note", default="", help="a line for the report's head (e.g. what --src is)")
+    _common.add_out(ap, "the report as fuzz_campaign.md")
     args = ap.parse_args()
     if args.n < 1 or args.jobs < 1:
         ap.error("-n and --jobs must be >= 1")
+    head = [
+        f"# bench_fuzz -n {args.n} --seed {args.seed} --jobs {args.jobs}",
+        f"commit {_common.commit(Path(args.src) if args.src else None)}; started {_common.machine()}",
+    ]
+    head += [args.note] if args.note else []
+    print("\n".join(head), flush=True)
     env = dict(os.environ, PATIENCE_FUZZ="1")
     if args.src:
         src = Path(args.src).resolve()
@@ -376,17 +386,23 @@ def main() -> None:
         for k in classify(o, base):
             tally[k] += 1
             examples.setdefault(k, []).append(o)
-    print(f"{args.n} mutations in {time.perf_counter() - t0:.0f}s ({args.jobs} at once, start-up allowance "
-          f"{base:.2f}s, load {_common.load()}); exit codes: {dict(sorted(codes.items()))}")  # fmt: skip
-    print("tally: " + ", ".join(f"{k} {tally.get(k, 0)}" for k in ("traceback", "hang", "left behind",
-                                                                       "multi-line", "orphans")))  # fmt: skip
+    kinds = ("traceback", "hang", "left behind", "multi-line", "orphans")
+    lines = [f"{args.n} mutations in {time.perf_counter() - t0:.0f}s ({args.jobs} at once, start-up "
+             f"allowance {base:.2f}s, load {_common.load()}); exit codes: {dict(sorted(codes.items()))}",
+             "tally: " + ", ".join(f"{k} {tally.get(k, 0)}" for k in kinds)]  # fmt: skip
     for k, items in sorted(examples.items()):
-        print(f"-- {k} ({len(items)}), by kind: {dict(Counter(o.case.kind for o in items))}")
+        lines.append(f"-- {k} ({len(items)}), by kind: {dict(Counter(o.case.kind for o in items))}")
         for o in items[: args.examples]:
             last = o.stderr.strip().splitlines()[-1:] or [""]
             argv = " ".join(a if len(a) < 40 else a[:20] + "..." for a in o.case.argv)
-            print(f"   patience {argv}  -> exit {o.code} in {o.seconds:.1f}s; {last[0][:150]}"
-                  + (f"; left {o.left}" if o.left else ""))  # fmt: skip
+            lines.append(f"   patience {argv}  -> exit {o.code} in {o.seconds:.1f}s (budget "
+                         f"{_limit(o.case) + 1 + base:.2f}s); {last[0][:150]}"
+                         + (f"; left {o.left}" if o.left else ""))  # fmt: skip
+    lines.append(f"finished {_common.machine()}")
+    print("\n".join(lines))
+    folder = _common.out_dir(args)
+    if folder is not None:
+        _common.write_lines(folder / "fuzz_campaign.md", [*head, "", "```", *lines, "```"])
     sys.exit(1 if tally else 0)
 
 

@@ -14,18 +14,23 @@ Three studies (issue 21's measures), each printing its tally beside its target:
     python benchmarks/bench_limits.py orphans --trials 20
     python benchmarks/bench_limits.py stores --runs 40
 
-Everything runs in a temporary folder; report ``uptime`` with the figures (printed in the header).
+Everything runs in a temporary folder; report ``uptime`` with the figures (printed in the header and at
+the end). ``--out [DIR]`` also writes the report as ``limits.md`` (the commit measured, date and load
+included; ``--note`` adds a line).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
+from typing import TextIO
 
 import _common
 
@@ -50,9 +55,13 @@ def _cmd(args: list[str]) -> list[str]:
     return [sys.executable, "-c", RUN, *args]
 
 
+SRC = _common.ROOT / "src"  # the code measured (--src: another checkout's, e.g. a snapshot)
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(_common.ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PATIENCE_MODELS"] = str(SRC.parent / "models")
     return env
 
 
@@ -154,7 +163,21 @@ def stores(runs: int) -> int:
         return len(failed) + (check.returncode != 0)
 
 
+class _Tee(io.TextIOBase):
+    """Text written to a stream and kept (the report printed and, with ``--out``, written)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.kept = io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        self.stream.flush()
+        return self.kept.write(text)
+
+
 def main() -> None:
+    global SRC
     ap = _common.Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("study", nargs="*", choices=["rss", "orphans", "stores"], default=[])
     ap.add_argument("--max-mb", type=int, default=100)
@@ -162,17 +185,32 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--backends", help="rss: only these backends (comma-separated)")
+    ap.add_argument("--note", default="", help="a line for the report's head")
+    ap.add_argument(
+        "--src", type=Path, default=SRC, help="a src/ folder to measure (default this checkout's)"
+    )
+    _common.add_out(ap, "the report as limits.md")
     args = ap.parse_args()
     studies = args.study or ["rss", "orphans", "stores"]
-    print(f"# bench_limits: {', '.join(studies)}; {_common.load()}")
-    bad = 0
-    if "rss" in studies:
-        bad += rss(args.max_mb, args.limit, set(args.backends.split(",")) if args.backends else None)
-    if "orphans" in studies:
-        bad += orphans(args.trials)
-    if "stores" in studies:
-        bad += stores(args.runs)
-    print(f"# done; {_common.load()}")
+    SRC = args.src.resolve()
+    tee = _Tee(sys.stdout)
+    with redirect_stdout(tee):
+        print(f"# bench_limits: {', '.join(studies)} (--max-mb {args.max_mb}, --limit {args.limit}, "
+              f"--trials {args.trials}, --runs {args.runs})")  # fmt: skip
+        print(f"commit {_common.commit(SRC)}; started {_common.machine()}")
+        if args.note:
+            print(args.note)
+        bad = 0
+        if "rss" in studies:
+            bad += rss(args.max_mb, args.limit, set(args.backends.split(",")) if args.backends else None)
+        if "orphans" in studies:
+            bad += orphans(args.trials)
+        if "stores" in studies:
+            bad += stores(args.runs)
+        print(f"# done {_common.machine()}")
+    folder = _common.out_dir(args)
+    if folder is not None:
+        (folder / "limits.md").write_text(tee.kept.getvalue())
     sys.exit(1 if bad else 0)
 
 
