@@ -51,6 +51,12 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
     assert data["ceiling"] is None  # no published thoughtful rate for draw 1
     code, out, _ = run("play", "klondike", "-n", "1", "-j", "0", "-p", "mc", "--playouts", "1")
     assert "mode: reshuffle (fair" in out and "[mode reshuffle]" in out
+    a, b = (
+        json.loads(run("play", "klondike", "-n", "2", "-j", "0", "-p", "mc", "--playouts", "2", "--runner", r,
+                       "--json")[1])
+        for r in ("kernel", "engine")
+    )  # fmt: skip
+    assert (a["won"], a["cards_home"]) == (b["won"], b["cards_home"])  # the same games either way
     code, out, _ = run(
         "play", "klondike", "-n", "1", "-j", "0", "-p", "hindsight", "--worlds", "1", "--nodes", "50"
     )
@@ -68,6 +74,8 @@ def test_mc_names_its_mode_and_draw_one_is_passed_on() -> None:
         (["klondike", "-n", "2", "-p", "heuristic", "--mode", "reshuffle"], "--mode: only --player mc or"),
         (["klondike", "-n", "2", "-p", "mc", "--auto-safe"], "--auto-safe: only --player random"),
         (["klondike", "-n", "2", "-p", "mc", "--playouts", "0"], "--playouts 0"),
+        (["klondike", "-n", "2", "--runner", "kernel"], "--runner: only --player mc"),
+        (["klondike", "-n", "2", "-p", "mc", "--runner", "kernel", "--playout", "safe"], "random only"),
         (["klondike", "-n", "2", "-p", "heuristic", "--moves", "all"], "--moves"),
         (["klondike", "-n", "2", "--limit", "soon"], "--limit 'soon'"),
         (["gaps-basic-variant", "-n", "2"], "Gaps"),

@@ -42,12 +42,14 @@ def _options(
     stock: str | None = None,
     playout: str | None = None,
     search: str | None = None,
+    runner: str | None = None,
 ) -> dict[str, Any]:
     """The player's options from the flags; a flag the player does not take is bad input."""
     takes = {
         "--playouts": ("mc/mc+heuristics", playouts),
         "--score": ("mc/mc+heuristics", score),
         "--playout": ("mc/mc+heuristics", playout),
+        "--runner": ("mc/mc+heuristics", runner),
         "--mode": ("mc/mc+heuristics/hindsight", mode),
         "--worlds": ("hindsight", worlds),
         "--nodes": ("hindsight", nodes),
@@ -72,6 +74,7 @@ def _options(
         "stock": stock,
         "playout": playout,
         "search": search,
+        "runner": runner,
     }
     opts: dict[str, Any] = {k: v for k, v in names.items() if v is not None}
     if player == "random":
@@ -120,6 +123,12 @@ def _ceiling(rules: Any) -> str | None:
     "--playout", type=click.Choice(("random", "safe")), default=None, help="mc: playout policy [random]."
 )
 @click.option(
+    "--runner",
+    type=click.Choice(("auto", "kernel", "engine")),
+    default=None,
+    help="mc: playouts on the compiled kernel or the Python engine, the same games either way [auto].",
+)
+@click.option(
     "--search",
     type=click.Choice(("dfs-jit", "planning", "dfs")),
     default=None,
@@ -152,6 +161,7 @@ def play_cmd(
     stock: str | None,
     playout: str | None,
     search: str | None,
+    runner: str | None,
     worlds: int | None,
     nodes: int | None,
     seed: int,
@@ -178,7 +188,9 @@ def play_cmd(
     if workers is not None and workers < 0:
         raise UsageError(f"--workers {workers}: must be >= 0")
     seconds = parse_limit(limit) if limit is not None else None
-    opts = _options(player, playouts, mode, score, moves, auto_safe, worlds, nodes, stock, playout, search)
+    opts = _options(
+        player, playouts, mode, score, moves, auto_safe, worlds, nodes, stock, playout, search, runner
+    )
     overrides = coerce_sets(sets)
     g = load_game(game, overrides)
     if g.rules.gaps.rows:
