@@ -124,6 +124,23 @@ def test_kernel_inverted_game_against_brute_force(overrides: dict, jit: bool) ->
     assert verdicts[True] and verdicts[False], verdicts
 
 
+@pytest.mark.parametrize("off", ["last_card", "one_card", "reach", "all"])
+def test_kernel_inverted_game_prune_ablation(off: str) -> None:
+    """Each prune the inverted game uses, switched off (or all of them), gives the same verdicts as the
+    brute force: the prunes stay sound with the terminal card's adjacency."""
+    from patience.solvers.dfs_hole import HOLE_PRUNES
+
+    keep = [] if off == "all" else [p for p in HOLE_PRUNES if p != off]
+    verdicts = Counter()
+    for overrides in ({"suits": 2, "ranks": 5, "piles": 3}, {"suits": 4, "ranks": 4, "piles": 5}):
+        for seed in range(1, 31):
+            inst = deal("black-hole", seed, overrides=overrides)
+            got = solve_inverted_kernel(inst, seconds=30, jit=False, prunes=keep)
+            assert got.won is not None and got.won == forward_brute_force(inst), (overrides, seed)
+            verdicts[got.won] += 1
+    assert verdicts[True] and verdicts[False], verdicts
+
+
 @pytest.mark.parametrize("jit", JITS)
 def test_kernel_inverted_game_agrees_with_the_python_search(jit: bool) -> None:
     """Same verdicts as the pure-Python solve_inverted on 50 deals of 27 cards (both won and lost)."""

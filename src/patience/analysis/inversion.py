@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,6 +183,7 @@ def solve_inverted_kernel(
     *,
     memory_mb: float = 512,
     jit: bool | None = None,
+    prunes: Iterable[str] | None = None,
 ) -> Inverted:
     """Decide ``instance`` on its inverted game (as :func:`solve_inverted`) with the compiled hole kernel.
 
@@ -197,12 +199,15 @@ def solve_inverted_kernel(
     ``one_card``, ``reach``); ``degree`` assumes ranks on a line or cycle and is off. Without a starting
     card no terminal card is added (any last card). A win is turned into the original's moves and
     replayed by the validator before it is returned; ``seconds`` includes loading the compiled kernel.
+    ``prunes``: names of :data:`patience.solvers.dfs_hole.HOLE_PRUNES` to use (None: all that apply;
+    ``degree`` never applies here), for ablation tests.
     """
     from ..solvers import hole_kernel
-    from ..solvers.dfs_hole import USE_JIT
+    from ..solvers.dfs_hole import USE_JIT, hole_prunes
     from ..validate import replay
 
     _check(instance)
+    use = hole_prunes(prunes)
     t0 = time.perf_counter()
     ranks = HoleRanks.of(instance.rules)
     R = ranks.R
@@ -224,7 +229,8 @@ def solve_inverted_kernel(
     r = hole_kernel.run(
         piles, [0], 0, nexts, adj, [hb * i for i in range(P)], [hb * P],
         t0 + seconds, max_nodes if max_nodes is not None else -1, Rk, memory_mb * (1 << 20),
-        reach=True, degree=False, wrap=ranks.wrap, last_card=True, one_card=True, equal_holes=True,
+        reach="reach" in use, degree=False, wrap=ranks.wrap, last_card="last_card" in use,
+        one_card="one_card" in use, equal_holes=True,
         jit=USE_JIT if jit is None else jit,
     )  # fmt: skip
     won: bool | None = True if r["won"] else False if r["complete"] else None
