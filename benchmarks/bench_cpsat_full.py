@@ -8,7 +8,11 @@ Games (``--game``):
   same deal written as its JSON;
 * ``binary-star``: PySol Binary Star deals, the ``cpsat`` model alone (no presearch, no max-cards pass:
   the verdict's own time; ``--formulation`` steps, circuit or table) and dfs (black-hole-solver has no
-  Binary Star, so no peer).
+  Binary Star, so no peer);
+* ``all-in-a-row-8x13``, ``black-hole-8x13``: generalized 104-card decks (8 suits x 13 ranks; Black
+  Hole's 103 tableau cards in unequal piles), ``portable`` deals, the same ``cpsat`` model alone and dfs
+  (black-hole-solver reads only the 52-card deck, so no peer). ``--opt NAME=VALUE`` passes more options
+  to the CP backend (ablation) and ``--tag`` names the run's files.
 
 Each deal goes to every solver in turn, in this process (instance building excluded, validation of
 wins included), at ``--limit`` seconds. Printed: per-solver verdict counts, decided count and median
@@ -38,19 +42,37 @@ from patience.formats import to_solvitaire
 from patience.instance import Instance
 from patience.solvers.base import Backend, Limits, get_solver
 
-GAMES = {
-    "gaps": ("gaps-basic-variant", "portable", "steps"),
-    "binary-star": ("binary-star", "pysol", "steps"),
+GAMES: dict[str, tuple[str, str, str, dict[str, Any]]] = {  # name: game, generator, formulation, --set
+    "gaps": ("gaps-basic-variant", "portable", "steps", {}),
+    "binary-star": ("binary-star", "pysol", "steps", {}),
+    "all-in-a-row-8x13": ("all-in-a-row", "portable", "auto", {"suits": 8}),
+    "black-hole-8x13": ("black-hole", "portable", "auto", {"suits": 8, "tableau.equal_piles": False}),
 }
 
 
-def solvers(game: str, formulation: str, workers: int) -> dict[str, Backend]:
-    """The model alone and dfs, by column name."""
+def solvers(game: str, formulation: str, workers: int, opts: dict[str, Any]) -> dict[str, Backend]:
+    """The model alone and dfs, by column name (``opts``: more options of the CP backend)."""
     if game == "gaps":
-        cp = get_solver("cpsat-gaps", formulation=formulation, workers=workers)
+        cp = get_solver("cpsat-gaps", formulation=formulation, workers=workers, **opts)
     else:
-        cp = get_solver("cpsat", formulation=formulation, presearch_nodes=0, max_cards=False, workers=workers)
+        cp = get_solver(
+            "cpsat", formulation=formulation, presearch_nodes=0, max_cards=False, workers=workers, **opts
+        )
     return {f"cp-{formulation}": cp, "dfs": get_solver("dfs")}
+
+
+def option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of ``--opt``: VALUE as a bool, int or float when it reads as one."""
+    name, _, value = text.partition("=")
+    low = value.lower()
+    if low in ("true", "false"):
+        return name, low == "true"
+    for kind in (int, float):
+        try:
+            return name, kind(value)
+        except ValueError:
+            pass
+    return name, value
 
 
 def run(solver: Backend, inst: Instance, limit: float) -> tuple[str, float]:
@@ -107,23 +129,26 @@ def main() -> None:
         help="run only these columns (comma-separated: cp, dfs, solvitaire) and keep the other columns of "
         "the CSV already in the --out folder (to add a solver to an earlier run)",
     )
-    _common.add_out(ap, "cpsat_full_<game>_<formulation>.csv and .md")
+    ap.add_argument("--opt", action="append", default=[], help="NAME=VALUE: an option of the CP backend")
+    ap.add_argument("--tag", default="", help="suffix of the output files (a variant's name)")
+    _common.add_out(ap, "cpsat_full_<game>_<formulation>[_<tag>].csv and .md")
     args = ap.parse_args()
-    game, default_gen, default_form = GAMES[args.game]
+    game, default_gen, default_form, sets = GAMES[args.game]
     gen = args.generator or default_gen
     form = args.formulation or default_form
     out = _common.out_dir(args)
-    backends = solvers(args.game, form, args.workers)
+    backends = solvers(args.game, form, args.workers, dict(map(option, args.opt)))
     names = list(backends)
     peer = args.game == "gaps" and not args.no_peer and _solvitaire.available()
     if peer:
         names.append("solvitaire")
     run_cols = set(names)
+    stem = f"cpsat_full_{args.game}_{form}" + (f"_{args.tag}" if args.tag else "")
     old: dict[int, dict[str, Any]] = {}
     if args.only:
         wanted = {f"cp-{form}" if x == "cp" else x for x in args.only.split(",")}
         run_cols = wanted & set(names)
-        path = out / f"cpsat_full_{args.game}_{form}.csv" if out else None
+        path = out / f"{stem}.csv" if out else None
         if path and path.exists():
             with path.open() as fh:
                 for r in csv.DictReader(fh):
@@ -132,9 +157,8 @@ def main() -> None:
     print(f"{game}, {gen} deals {args.first}..{args.first + args.deals - 1}, {args.limit:g} s, "
           f"CP-SAT workers {args.workers}; {_common.machine()}", flush=True)  # fmt: skip
     rows: list[dict[str, Any]] = []
-    stem = f"cpsat_full_{args.game}_{form}"
     for seed in range(args.first, args.first + args.deals):
-        inst = deal(game, seed, gen)
+        inst = deal(game, seed, gen, sets or None)
         row: dict[str, Any] = {k: v for k, v in old.get(seed, {}).items() if v not in ("", "-")}
         row["seed"] = seed
         for name, solver in backends.items():
@@ -156,7 +180,8 @@ def main() -> None:
     seen = f"; 1-min load at the rows {loads[0]:.1f}-{loads[-1]:.1f}" if loads else ""
     head = (
         f"## {game}, {gen} deals {args.first}-{args.first + args.deals - 1}, {args.limit:g} s each"
-        f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone; "
+        f"\n\nCP model: formulation {form}, {args.workers} worker(s), model alone"
+        + (f" ({', '.join(args.opt)})" if args.opt else "") + (f", deals --set {sets}" if sets else "") + "; "
         + (f"load {load0} -> {_common.load()} (1/5/15 min) " if run_cols else "")
         + f"on {_common.machine().split(', ')[1]}, shared{seen}."
     )
