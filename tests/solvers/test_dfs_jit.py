@@ -22,7 +22,7 @@ from patience.deals import deal
 from patience.rules import list_games, load_game
 from patience.shrink import shrink
 from patience.solvers.base import Limits, Status, get_solver, solve
-from patience.solvers.dominance import applicable
+from patience.solvers.dominance import DOMINANCES, applicable
 from patience.solvers.generic_kernel import kernel_supports
 
 GAMES = [g.name for g in list_games() if kernel_supports(g.rules) and g.rules.thoughtful]
@@ -62,7 +62,7 @@ def test_same_verdicts_and_nodes_as_dfs(game: str) -> None:
             assert (b.status, b.stats["nodes"]) == (a.status, a.stats["nodes"]), (seed, share, a, b)
             assert b.stats["best_foundation"] == a.stats["best_foundation"]
             assert b.max_cards == a.max_cards
-            for name in ("safe_deal", "safe_home", "partial_pile"):
+            for name in DOMINANCES:
                 assert b.stats[f"cuts_{name}"] == a.stats[f"cuts_{name}"]
             verdicts.append(a.status)
     assert Status.SOLVED in verdicts and Status.UNSOLVABLE in verdicts, verdicts

@@ -20,8 +20,9 @@ LIMITS = Limits(seconds=20)
 
 
 def test_applicability_follows_the_rules_not_the_names() -> None:
-    # Klondike: worrying back rules out safe_home.
-    assert applicable(load_game("klondike-thoughtful").rules) == {"safe_deal", "partial_pile"}
+    # Klondike: worrying back, so safe_home tests a card's closure (test_safe_home_under_worrying_back...).
+    want = {"safe_deal", "safe_home", "partial_pile", "no_return"}
+    assert applicable(load_game("klondike-thoughtful").rules) == want
     assert applicable(load_game("freecell").rules) == {"safe_home"}  # free cells: no Theorem 1; no stock
     assert applicable(load_game("canfield").rules) == {"safe_deal", "partial_pile"}  # reserve-first spaces
     assert applicable(load_game("american-canister").rules) == {"safe_home", "partial_pile"}
@@ -91,6 +92,9 @@ ABLATION = [
     ("fan", {"suits": 3, "ranks": 5, "piles": 5}),
     # stock access with one card a turn (safe_home from the waste), same-suit building:
     ("trigon", {"suits": 4, "ranks": 5, "piles": 4, "stock": 10}),
+    # worrying back with alternate colours (safe_home's closure test), a reserve, face-down cards:
+    ("northwest-territory", {"suits": 4, "ranks": 4, "piles": 4, "reserve": 6}),
+    ("fan", {"suits": 4, "ranks": 4, "piles": 6, "build": "alternate-colour"}),
 ]
 
 
@@ -131,17 +135,19 @@ def test_dominance_names_are_documented() -> None:
 CONDITIONS = [
     # (game, overrides, dominance, applies)
     ("freecell", {}, "safe_home", True),
-    ("freecell", {"foundations.removable": True}, "safe_home", False),  # worrying back
+    ("freecell", {"foundations.removable": True}, "safe_home", True),  # worrying back: the closure test
     ("freecell", {"decks": 2}, "safe_home", False),  # two foundation piles per suit
     ("freecell", {"stock": 4, "stock.deal_to": "tableau"}, "safe_home", False),  # a deal covers a top
     ("freecell", {"stock": 4}, "safe_home", True),  # a stock dealt to a waste does not cover
     ("canfield", {}, "safe_home", False),  # reserve-first spaces
     ("canfield", {"tableau.empty": "any"}, "safe_home", True),
     ("fan", {}, "safe_home", True),  # worrying back, but every builder lies under its card at home
-    ("fan", {"build": "alternate-colour"}, "safe_home", False),  # a red 6 may go on a returned black 7
-    ("fan", {"tableau.direction": "up-down"}, "safe_home", False),  # the 8 above a returned 7 may go on it
-    ("fan", {"foundations.base": "dealt"}, "safe_home", False),  # a 4 may go on the base 5 and lies above it
-    ("fan", {"foundations.base": "dealt", "tableau.wrap": "base"}, "safe_home", True),  # nothing on the base
+    ("fan", {"build": "alternate-colour"}, "safe_home", True),  # the closure test (K(c) grows, below)
+    ("northwest-territory", {}, "safe_home", True),  # worrying back, a reserve, face-down cards
+    ("freecell", {}, "no_return", False),  # no worrying back
+    ("freecell", {"foundations.removable": True}, "no_return", True),
+    ("fan", {}, "no_return", True),
+    ("canfield", {"foundations.removable": True}, "no_return", False),  # reserve-first: no safe_home
     ("freecell", {}, "safe_deal", False),  # no stock
     ("freecell", {"stock": 4}, "safe_deal", True),
     ("klondike-thoughtful", {}, "safe_deal", True),
@@ -206,5 +212,32 @@ def test_safe_deal_plays_a_deal_onto_an_empty_waste_alone() -> None:
     assert len(e.legal_moves()) > 1  # other moves existed: the cut is real
     e.apply(m)
     assert e.waste
-    assert dom.forced(e.legal_moves()) is None  # a waste card showing: no longer safe
+    assert Dominances(e, {"safe_deal"}).forced(e.legal_moves()) is None  # a waste card showing: not safe
     assert Dominances(e, {"partial_pile"}).fired["safe_deal"] == 0
+
+
+def test_safe_home_under_worrying_back_tests_the_closure() -> None:
+    """With worrying back a card's receivers are the highest cards of each suit in its closure K(c):
+    building down in alternate colours, a 5 needs both opposite-colour 4s and the other same-colour 3; in
+    suit, nothing past its own predecessor; building up and down, a card of its own suit not below it
+    (never home while it is played: never safe)."""
+    e = Engine(deal("northwest-territory", 1, "solvitaire"))
+    dom = Dominances(e)
+    assert "safe_home" in dom.on and e.removable
+    for c in range(e.deck.n_codes):
+        got = sorted((e.suit[y], e.rank[y]) for y in dom.receivers[c])
+        r, col = e.rank[c], e.colour[c]
+        want = sorted(
+            (t, r - 1 if e.colour[t * e.R] != col else r - 2)
+            for t in range(4)
+            if t != e.suit[c] and (r - 1 if e.colour[t * e.R] != col else r - 2) >= 1
+        )
+        assert got == want, (c, got, want)
+    fan = Engine(deal("fan", 1, "solvitaire"))
+    assert all(not r for r in Dominances(fan).receivers)
+    updown = Engine(deal("fan", 1, "portable", {"tableau.direction": "up-down"}))
+    dom = Dominances(updown)
+    for c in range(updown.deck.n_codes):
+        assert any(
+            updown.suit[y] == updown.suit[c] and dom.fpos[y] >= dom.fpos[c] for y in dom.receivers[c]
+        ), c

@@ -200,7 +200,8 @@ def search(
     out.nodes = nodes
     out.best = best
     out.fired = dict(dom.fired)
-    out.exact_max = not dom.fired["partial_pile"]  # the other dominances keep the most cards removed
+    # safe_deal and safe_home keep the most cards removed; partial_pile and no_return may hide it
+    out.exact_max = not dom.fired["partial_pile"] and not dom.fired["no_return"]
     out.hits = table.hits
     out.peak_entries = table.peak + len(path_keys)
     if out.won:

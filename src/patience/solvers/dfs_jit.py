@@ -90,12 +90,13 @@ class DfsJitSolver(Backend):
         stats["cuts_safe_home"] = sum(o["fired_home"] for o in outs)
         stats["cuts_partial_pile"] = sum(o["fired_partial"] for o in outs)
         stats["cuts_safe_deal"] = sum(o["fired_deal"] for o in outs)
+        stats["cuts_no_return"] = sum(o["fired_return"] for o in outs)
         if last["won"]:
             moves = [to_move(m) for m in last["moves"]]
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
         if last["complete"]:
             most = None
-            if not last["fired_partial"]:  # the other dominances keep the most cards removed
+            if not last["fired_partial"] and not last["fired_return"]:  # safe_deal, safe_home keep it
                 best = int(stats["best_foundation"]) - sum(len(p) for p in instance.layout.foundations)
                 most = MaxCards(best, best)
             return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
@@ -127,6 +128,7 @@ def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> l
     dom = Dominances(engine, opts.dominances)
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
     home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
+    ret = "no_return" in dom.on
     phases = []
     share = opts.streamline_share
     if share > 0:
@@ -139,12 +141,12 @@ def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> l
             cap = max(limits.nodes - sum(o["nodes"] for o in outs), 0)
             if cap == 0:
                 outs.append(dict(won=False, complete=False, stop="nodes", nodes=0, best=0, hits=0,
-                                 peak_bytes=0, fired_home=0, fired_partial=0, fired_deal=0, clears=0,
-                                 moves=[], compiled=False))  # fmt: skip
+                                 peak_bytes=0, fired_home=0, fired_partial=0, fired_deal=0, fired_return=0,
+                                 clears=0, moves=[], compiled=False))  # fmt: skip
                 break
         colour = streamline and feats.colour_streamliner
         p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
-        flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_)
+        flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_, ret)
         o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
                        memory_bytes=memory, jit=opts.jit)  # fmt: skip
         outs.append(o)

@@ -6,9 +6,12 @@ proven in its docstring under exactly those features:
 
 * ``safe_deal`` -- a stock deal onto an empty waste is played alone (Wolter 2014, Thirty Six rule 2);
 * ``safe_home`` -- a foundation move of a card every possible builder of which is home is played alone
-  (Klaver 2022 section 4, Donkersteeg 2010 section 4.5);
+  (Klaver 2022 section 4, Donkersteeg 2010 section 4.5); with worrying back, of a card whose closure under
+  builders and lower cards of a suit is home (ours, proven here; cf. Solvitaire's unproven red-black rule);
 * ``partial_pile`` -- part of a built pile moves only when the card it uncovers can go home
-  (Blake & Gent 2019, Appendix C, Theorem 1).
+  (Blake & Gent 2019, Appendix C, Theorem 1);
+* ``no_return`` -- with worrying back, a card is not taken off its foundation when ``safe_home`` would send
+  it straight back (Solvitaire's ``dominance_blocks_foundation_move``; the proof is ours).
 
 A backend takes a :class:`Dominances` for its engine and asks :meth:`Dominances.forced` for a move to play
 alone and :meth:`Dominances.allowed` whether a move may be searched. Passing ``names`` switches rules off for
@@ -28,7 +31,7 @@ from ..rules import RuleSet
 
 __all__ = ["DOMINANCES", "Dominances", "applicable", "chosen"]
 
-DOMINANCES: tuple[str, ...] = ("safe_deal", "safe_home", "partial_pile")
+DOMINANCES: tuple[str, ...] = ("safe_deal", "safe_home", "partial_pile", "no_return")
 """Names of the proven dominances, in the order a backend consults them."""
 
 
@@ -45,37 +48,63 @@ def _safe_deal_sound(rules: RuleSet) -> bool:
 def _safe_home_sound(rules: RuleSet) -> bool:
     """``safe_home``: the conditions of :meth:`Dominances._safe_home`'s proof.
 
-    Suit foundations from which no card returns (``removable`` would let a home card come back as a builder
-    target), unless every builder of a card lies under it on its foundation (:func:`_builders_below`: then a
-    card coming back is only ever built on by cards that came back too); one deck (a card's foundation pile is
-    then unique); spaces not reserved for the reserve (an early space would force a reserve card into it,
-    ``reserve-first``; under ``reserve-then-waste`` it would also forbid every tableau move but from the waste
-    until it is filled; under ``waste-then-stock`` it would force the waste's or the stock's top card into it
-    at once); no stock dealt onto the tableau (a deal covers a pile top whatever the building rules, so a card
-    could be covered without being built on).
+    Suit foundations; one deck (a card's foundation pile is then unique); spaces not reserved for the
+    reserve (an early space would force a reserve card into it, ``reserve-first``; under
+    ``reserve-then-waste`` it would also forbid every tableau move but from the waste until it is filled;
+    under ``waste-then-stock`` it would force the waste's or the stock's top card into it at once); no stock
+    dealt onto the tableau (a deal covers a pile top whatever the building rules, so a card could be covered
+    without being built on). Worrying back (``removable``) is covered by a stronger test of the card
+    (:func:`_closure_receivers`), under any building rule.
     """
     t = rules.tableau
     return (
         _suit_foundations(rules)
-        and (not rules.foundations.removable or _builders_below(rules))
         and rules.deck.decks == 1
         and t.empty not in ("reserve-first", "reserve-then-waste", "waste-then-stock")
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
     )
 
 
-def _builders_below(rules: RuleSet) -> bool:
-    """Every card that may be built onto a card ``x`` lies under ``x`` in ``x``'s foundation pile: building
-    down in suit (one rank lower, so the builder is ``x``'s predecessor on the foundation), never onto a
-    base-rank card (with an Ace base nothing ranks below it, ``tableau.wrap: base`` forbids it for a dealt
-    base, and wrap-around building puts an Ace, which lies under the King, on a King). This is what lets
-    ``safe_home`` stand with worrying back (:meth:`Dominances._safe_home`, second part of the proof)."""
-    t = rules.tableau
-    return (
-        t.build == "same-suit"
-        and t.direction == "down"
-        and (rules.foundations.base == "ace" or t.wrap == "base")
-    )
+def _closure_receivers(engine: Engine, builders: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """With worrying back: for each card ``c``, the cards whose being home means all of ``K(c)`` is home.
+
+    ``K(c)`` is the least set of cards that holds every card that may be built onto ``c`` and every card of
+    ``c``'s suit below ``c`` (ranks counted from the foundations' base), and is closed under *builders*
+    (with a card, every card that may be built onto it) and under *lower in suit* (with a card, every card
+    of its suit below it). Closed under lower in suit, ``K(c)`` is, in each suit, the cards from the base
+    up to one highest card, so ``K(c)`` is home exactly when those highest cards are (the tuple returned;
+    ``c``'s predecessor is left out: it is home whenever ``c`` can go home). When ``K(c)`` reaches ``c``
+    (building up and down, or onto a base-rank card: the closure runs round the suit) the tuple holds a
+    card of ``c``'s suit not below ``c``, never home while ``c`` is played: the dominance never fires for
+    it. Building down in suit, ``K(c)`` is ``c``'s suit below ``c`` (nothing to test); down in alternate
+    colours, a red ``r`` needs both black ``r-1`` and the other red ``r-2`` home. (Solvitaire's rule for
+    red-black building with worrying back asks opposite colours at ``r-2`` and the same colour at ``r-3``,
+    without a proof; this one is a rank stricter in each.)
+    """
+    e = engine
+    R, S, base = e.R, e.deck.suits, e.base_rank
+    fpos = [(e.rank[x] - base) % R for x in range(len(builders))]
+
+    def card(t: int, p: int) -> int:
+        return t * R + (p + base - 1) % R
+
+    out: list[tuple[int, ...]] = []
+    for c in range(len(builders)):
+        top = [-1] * S  # the highest fpos of each suit in K(c), -1: none
+        top[e.suit[c]] = fpos[c] - 1
+        todo = list(builders[c]) + [card(e.suit[c], p) for p in range(fpos[c])]
+        while todo:
+            y = todo.pop()
+            t = e.suit[y]
+            if fpos[y] > top[t]:
+                todo.extend(card(t, p) for p in range(top[t] + 1, fpos[y]))  # newly in K: lower in suit
+                top[t] = fpos[y]
+            todo.extend(b for b in builders[y] if fpos[b] > top[e.suit[b]])
+        need = [
+            card(t, top[t]) for t in range(S) if top[t] >= 0 and not (t == e.suit[c] and top[t] < fpos[c])
+        ]
+        out.append(tuple(need))
+    return out
 
 
 def _partial_pile_sound(rules: RuleSet) -> bool:
@@ -107,7 +136,18 @@ def _partial_pile_sound(rules: RuleSet) -> bool:
     )
 
 
-_SOUND = {"safe_deal": _safe_deal_sound, "safe_home": _safe_home_sound, "partial_pile": _partial_pile_sound}
+def _no_return_sound(rules: RuleSet) -> bool:
+    """``no_return``: worrying back (``removable``) under ``safe_home``'s conditions, on which its proof rests
+    (see :meth:`Dominances._returns_home`)."""
+    return rules.foundations.removable and _safe_home_sound(rules)
+
+
+_SOUND = {
+    "safe_deal": _safe_deal_sound,
+    "safe_home": _safe_home_sound,
+    "partial_pile": _partial_pile_sound,
+    "no_return": _no_return_sound,
+}
 
 
 def chosen(names: Iterable[str] | None) -> frozenset[str] | None:
@@ -145,17 +185,20 @@ class Dominances:
         self._deal = "safe_deal" in ok
         self._home = "safe_home" in ok
         self._partial = "partial_pile" in ok
+        self._return = "no_return" in ok
         # Waste cards too when the stock turns one card at a time (see _safe_home).
         self._waste_home = engine.rules.stock.deal_count == 1 and engine.stock_to == "waste"
         n = engine.deck.n_codes
         # receivers[c]: the codes that may ever be built onto c in the tableau.
         self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
-        if self._home and engine.build != "none":
+        if (self._home or self._return) and engine.build != "none":
             acc: list[list[int]] = [[] for _ in range(n)]
             for x in range(n):
                 for c in engine.build_targets(x):
                     acc[c].append(x)
             self.receivers = [tuple(b) for b in acc]
+            if engine.removable:
+                self.receivers = _closure_receivers(engine, self.receivers)
         # fpos[c]: how many cards of c's suit are home just before c can go home (0 for the base rank).
         self.fpos = [(engine.rank[c] - engine.base_rank) % engine.R for c in range(n)]
 
@@ -176,15 +219,21 @@ class Dominances:
 
     def prune(self, moves: list[Move]) -> list[Move]:
         """``moves`` without those a dominance proves unnecessary."""
-        if not self._partial:
-            return moves
-        out = [m for m in moves if self._partial_ok(m)]
-        self.fired["partial_pile"] += len(moves) - len(out)
+        out = moves
+        if self._partial:
+            out = [m for m in out if self._partial_ok(m)]
+            self.fired["partial_pile"] += len(moves) - len(out)
+        if self._return:
+            n = len(out)
+            out = [m for m in out if m[0] != FOUNDATION or not self._returns_home(m)]
+            self.fired["no_return"] += n - len(out)
         return out
 
     def allowed(self, m: Move) -> bool:
         """May ``m`` be searched? (False only for moves :meth:`prune` drops.)"""
-        return not self._partial or self._partial_ok(m)
+        if self._partial and not self._partial_ok(m):
+            return False
+        return not (self._return and m[0] == FOUNDATION and self._returns_home(m))
 
     # The rules ----------------------------------------------------------------------------------------
     def _safe_deal(self, moves: list[Move]) -> Move | None:
@@ -211,9 +260,9 @@ class Dominances:
 
     def _safe_home(self, moves: list[Move]) -> Move | None:
         """A foundation move from a tableau top, a free cell or the reserve, of a card every card that could
-        ever be built onto which is already home; from the waste only when the stock turns one card at a time
-        (with several, playing a waste card early changes how later deals group the waste, the bug Blake &
-        Gent found in Wolter's Canfield solver).
+        ever be built onto which is already home (with worrying back: every card of ``K(c)``, below); from the
+        waste only when the stock turns one card at a time (with several, playing a waste card early changes
+        how later deals group the waste, the bug Blake & Gent found in Wolter's Canfield solver).
 
         Proof (under :func:`_safe_home_sound`): take any winning sequence ``s`` from the current state and
         drop from it every move of the card ``c`` (and ``c`` from the groups it tops). Nothing can ever be
@@ -235,24 +284,24 @@ class Dominances:
         the card's position, which the same dropping shifts by one or keeps; with one card a turn every
         position is reachable, so the play is still a legal macro move.
 
-        With worrying back (``removable``) and :func:`_builders_below` (every builder of a card ``x`` is a
-        card under ``x`` on its foundation pile: building down in suit, nothing on a base-rank card), call a
-        card *returned* from the moment ``s`` takes it off a foundation until ``s`` next plays it home.
-        Drop from ``s`` also every move of a returned card (the moves taking it off, its moves in between,
-        the move bringing it back) and the returned cards from the groups they top. (i) Only returned cards
-        are ever put on a returned card ``w``: a builder of ``w`` lay under ``w`` on the foundation when
-        ``w`` left it, so it can only have left the foundation since, and is returned itself unless it went
-        home again, after which it leaves only by returning again. The same holds for ``c``, whose only
-        builders are home now. So at every step each pile of the shortened play is the pile of ``s`` with its
-        returned cards (and ``c``) taken off its top, every cell or space it leaves is one more free one, and
-        every kept move finds its source card and target card (never a returned card or ``c``: what goes
-        on them is returned) as in ``s``. (ii) A foundation pile of the shortened play holds the pile of
-        ``s`` plus its returned cards (and ``c``): these run on from its top without a gap, since every card
-        between the top and a returned card ``w`` was home when ``w`` left and is off the foundation now,
-        hence returned. A kept foundation move of a card ``x`` finds ``x``'s predecessor on top in both:
-        a returned card above it would have left while ``x`` was home, making ``x`` returned, and ``c``
-        above it means ``x`` was home at the start (``c``'s predecessor is home), hence returned too. So
-        the shortened play is legal, and wins with at least as many cards home at each step.
+        With worrying back (``removable``) a home card may come back and be built on, so the test is on
+        ``K(c)`` (:func:`_closure_receivers`: closed under builders and under lower in suit, holding ``c``'s
+        builders and its suit below it, not ``c``): every card of ``K(c)`` is home now. Drop from ``s`` also
+        every move of a card of ``K`` (the moves taking it off a foundation, its moves in between, the moves
+        bringing it back) and the ``K`` cards from the groups they top. (i) Only ``K`` cards are ever put on a
+        ``K`` card or on ``c`` (a card goes onto another only by building, wherever it comes from, and what
+        may be built onto them is in ``K``), and ``K`` cards start home and ``c`` on a top, so at every step
+        each pile of the shortened play is the pile of ``s`` with a top run of ``K`` cards (and ``c``) taken
+        off, every cell or space is as free or freer, and every kept move (of a card outside ``K`` and not
+        ``c``) finds its source card and its target card as in ``s``: the target is not in ``K`` or ``c``,
+        since the moved card would then be in ``K``. (ii) A foundation pile of the shortened play holds the
+        pile of ``s`` together with the cards of ``K`` and ``c`` of its suit, which are the cards from the
+        base up to a highest one (``K`` is closed under lower in suit; in ``c``'s suit ``K`` is the cards
+        below ``c``), so it is the longer of the two runs from the base, no gap. A kept foundation move, or a
+        kept move taking a card off a foundation, is of a card ``x`` above that run (``x`` is neither in ``K``
+        nor ``c``), so the top it needs or takes is the one of ``s``. So the shortened play is legal and wins,
+        with at least as many cards home at each step. Building down in suit, ``K(c)`` is ``c``'s suit below
+        ``c``, all home once ``c`` may go home: every such card is safe (Fan).
         """
         e = self.e
         home: dict[int, int] | None = None
@@ -297,3 +346,30 @@ class Dominances:
         if not e.can_build(p[start], below):
             return True  # the group is a whole built pile
         return e._fits_foundation(below) >= 0
+
+    def _returns_home(self, m: Move) -> bool:
+        """Does ``m`` take a card ``w`` off its foundation (worrying back) into a state where ``safe_home``'s
+        test passes for ``w`` (every card of ``K(w)`` home, :func:`_closure_receivers`)? Such a move is not
+        searched (Solvitaire's ``dominance_blocks_foundation_move``).
+
+        Proof: let ``X`` be the state, ``Y`` the state after ``m``, and suppose ``X`` is won. Take a shortest
+        winning sequence from ``X`` that keeps ``partial_pile`` where that applies (its Theorem 1 rewrites a
+        sequence without making it longer, so one exists among the shortest), of length ``L``, and suppose
+        it starts with ``m``: its rest ``s`` wins from ``Y`` in ``L - 1`` moves. In ``Y`` the card ``w``
+        lies on a tableau top (where worrying back puts it) and can go home, and every card of ``K(w)`` is
+        home, so the proof of :meth:`_safe_home` turns ``s`` into ``w`` home followed by ``s`` without the
+        moves of ``w`` and of ``K(w)``; ``s`` moves ``w`` at least once (``w`` is not home in ``Y``), so this
+        play from ``Y`` has at most ``L - 1`` moves, and its first move leads back to ``X``: ``X`` has a win
+        of at most ``L - 2`` moves, a contradiction. So some shortest win starts with another move, which
+        the search keeps: the cut loses no won deal, and with ``safe_home`` and ``partial_pile`` (each keeps
+        a win no longer than before) it composes by induction on the length of the shortest win. It may
+        hide states with more cards home than any the search sees (the states after ``m``), so backends
+        report no proven max-cards bound when it cut.
+        """
+        e = self.e
+        w = e.found[m[1]][-1]
+        sw = e.suit[w]
+        home = {e.suit[f[0]]: len(f) for f in e.found if f}
+        home[sw] -= 1  # in the state after m
+        fpos, suit = self.fpos, e.suit
+        return all(home.get(suit[y], 0) > fpos[y] for y in self.receivers[w])

@@ -16,8 +16,10 @@ Every function here works on the packed arrays of :mod:`.pack` and mirrors one p
   states: n * 2**-128 per lookup), which is what a complete search's UNSOLVABLE rests on besides the proven
   prunes.
 * ``search`` is :func:`patience.solvers.dfs.search`: the same children (streamliners when asked, then the
-  proven dominances ``safe_home`` and ``partial_pile`` of :mod:`patience.solvers.dominance` with the switches
-  the caller derives from ``Dominances(engine, names).on``, then the move order of ``Pruner.score``, stable,
+  proven dominances ``safe_deal``, ``safe_home`` (its receivers packed from ``Dominances.receivers``, the
+  closure test under worrying back included), ``partial_pile`` and ``no_return`` of
+  :mod:`patience.solvers.dominance` with the switches the caller derives from ``Dominances(engine,
+  names).on``, then the move order of ``Pruner.score``, stable,
   best popped first), the same path/dead-state rejection, so with a table that never fills it visits the same
   nodes in the same order as ``dfs`` (tests compare node counts).
 
@@ -69,8 +71,8 @@ BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
 GROUP = {"none": 0, "build": 1, "same-suit": 2, "whole-pile": 3}
 EMPTY_POLICY = {"any": 0, "kings": 1, "none": 2, "reserve-first": 3, "reserve-then-waste": 4}
 # st[] fields of search().
-_DEPTH, _SP, _NODES, _BEST, _HITS, _NTAB, _PEAK, _GEN, _FHOME, _FPART, _CLEARS, _FDEAL = range(12)
-NST = 12
+_DEPTH, _SP, _NODES, _BEST, _HITS, _NTAB, _PEAK, _GEN, _FHOME, _FPART, _CLEARS, _FDEAL, _FRET = range(13)
+NST = 13
 CHUNK, WON, COMPLETE, GROW, MEMORY = 0, 1, 2, 3, 4
 
 # splitmix64's finaliser (a bijection on 64-bit words) and the seeds of the two key lanes' parts (pile
@@ -837,6 +839,24 @@ def _partial_ok(S, L, C, m):
     return _fits_found(S, L, C, below) >= 0
 
 
+def _returns_home(S, L, C, m, home):
+    """Dominance ``no_return`` (:meth:`patience.solvers.dominance.Dominances._returns_home`): ``m`` takes a
+    card off its foundation into a state where ``safe_home``'s test passes for it. ``home``: the cards home
+    of each suit now."""
+    if (m & 7) != FND:
+        return False
+    si = (m >> 6) & 0xFFFF
+    w = S[L[_OFND] + si * L[_FH] + S[L[_OFLEN] + si] - 1]
+    sw = C[L[_OSUIT] + w]
+    for x in range(C[L[_ORCS] + w], C[L[_ORCS] + w + 1]):
+        y = C[L[_ORCL] + x]
+        sy = C[L[_OSUIT] + y]
+        h = home[sy] - 1 if sy == sw else home[sy]
+        if h <= C[L[_OFPOS] + y]:
+            return False
+    return True
+
+
 def _stays_home_suit(S, L, C, m):
     """Wolter's Thirty Six streamliner (``Pruner.stays_home_suit``): a card leaves its same-suit predecessor
     for somewhere other than a foundation."""
@@ -882,7 +902,7 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
     """Generate, cut and order the moves of the current state at ``stk[sp:]``; return the new stack top.
 
     ``flags``: streamline (play to a foundation first), stay (Wolter's streamliner), safe_home, partial_pile,
-    safe_deal.
+    safe_deal and (when given) no_return.
     """
     n = _gen(S, L, C, stk, sp)
     if n == 0:
@@ -916,6 +936,21 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
                 stk[sp + k] = m
                 k += 1
         st[_FPART] += n - k
+        n = k
+    if len(flags) > 5 and flags[5]:
+        for s in range(L[_NSUITS]):
+            home[s] = 0
+        for fi in range(L[_F]):
+            fl = S[L[_OFLEN] + fi]
+            if fl:
+                home[C[L[_OSUIT] + S[L[_OFND] + fi * L[_FH]]]] = fl
+        k = 0
+        for q in range(n):
+            m = stk[sp + q]
+            if not _returns_home(S, L, C, m, home):
+                stk[sp + k] = m
+                k += 1
+        st[_FRET] += n - k
         n = k
     if flags[1]:
         k = 0
@@ -1051,7 +1086,7 @@ _HELPERS = (
     _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
     _cell_set, _reserve_hash, _stock_hash, _qcard, _resplit, _redealt, _take, _put, _turn, _deal_piles,
     _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card, _safe_home,
-    _partial_ok, _stays_home_suit, _score, _children,
+    _partial_ok, _returns_home, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
@@ -1104,7 +1139,7 @@ def run(
     C: np.ndarray,
     *,
     frame: int,
-    flags: tuple[bool, bool, bool, bool, bool],
+    flags: tuple[bool, ...],
     deadline: float,
     node_cap: int,
     memory_bytes: float,
@@ -1114,9 +1149,10 @@ def run(
     """Search from the packed state ``S`` (left as it was on return), rules ``L``/``C`` (:mod:`.pack`).
 
     ``frame``: the most moves one state can have; ``flags``: (streamline, stay, safe_home, partial_pile,
-    safe_deal); ``node_cap`` < 0: no node limit. Returns won, complete, stop ("time", "nodes", "memory" or
-    ""), moves (packed, the win's), nodes, best (most cards home seen), hits, peak_bytes, fired_home,
-    fired_partial, fired_deal, clears (times the full table was emptied) and compiled.
+    safe_deal[, no_return]); ``node_cap`` < 0: no node limit. Returns won, complete, stop ("time", "nodes",
+    "memory" or ""), moves (packed, the win's), nodes, best (most cards home seen), hits, peak_bytes,
+    fired_home, fired_partial, fired_deal, fired_return, clears (times the full table was emptied) and
+    compiled.
     """
     fn = functions(jit)
     is_compiled = fn["search"] is not search
@@ -1203,6 +1239,7 @@ def run(
         fired_home=int(st[_FHOME]),
         fired_partial=int(st[_FPART]),
         fired_deal=int(st[_FDEAL]),
+        fired_return=int(st[_FRET]),
         clears=int(st[_CLEARS]),
         compiled=is_compiled,
     )
