@@ -57,6 +57,15 @@ a winnable 6-card two-hole deal infeasible (a solver bug; the channelled model a
 measurement (docs/cpsat-hole-notes.md). The optional rank-degree constraints (``degree=True``: each
 rank's number of neighbours in the sequence) are implied by the model and off by default.
 
+Rank exhaustion (one hole; ``reach=True``, off by default)
+---------------------------------------------------------
+``last[r]``, the time of the last rank-r card, and for every separator ``X`` of the rank graph (one rank
+that cuts it, or two ranks that together do: on a wrapping cycle any two non-adjacent ranks) and any two
+components ``C, D`` of the graph without ``X``: ``min(max_C last, max_D last) < max_X last``. Theorem
+and proof in :func:`_reach_cuts` (after the last card of ``X`` the walk stays in one component); tested
+on every win of small generalized decks (tests/solvers/cpsat_hole/test_reach.py). Measured at 104 cards
+in docs/cpsat-hole-notes.md.
+
 Symmetry breaking (same-rank swaps)
 -----------------------------------
 Cards of equal rank are interchangeable in a chain. For each rank, order its cards by a fixed key
@@ -130,6 +139,7 @@ def build_model(
     facts: bool = False,
     degree: bool = False,
     wolter: bool = True,
+    reach: bool = False,
 ) -> ModelVars:
     """Build the CP-SAT model of ``deal`` (see the module docstring).
 
@@ -137,7 +147,8 @@ def build_model(
     :mod:`.steps`) or "auto" (table for one hole; steps for several, circuit when they have a cell or for
     the max-cards and explain models). ``wolter``: Wolter's rules as constraints of the steps model.
     ``optional``: the max-cards model (cards may stay, maximise removed cards; no cell). ``facts``: every
-    pile precedence and hole start is guarded by an assumption literal (``ModelVars.facts``).
+    pile precedence and hole start is guarded by an assumption literal (``ModelVars.facts``). ``reach``:
+    the rank-exhaustion cuts of :func:`_reach_cuts` (one hole, decision models only).
     """
     if formulation == "auto":
         several = "circuit" if optional or facts or deal.cells else "steps"
@@ -195,6 +206,8 @@ def build_model(
         if guards:
             ct.only_enforce_if(guards)
 
+    if reach and deal.k == 1 and not optional and not facts:
+        _reach_cuts(m, deal, v.time)
     # Same-rank swaps (module docstring): keep the canonical one of each exchangeable pair.
     if symmetry:
         _symmetry_cuts(m, deal, v.leave, v.skip if optional else None)
@@ -415,6 +428,106 @@ def _forever_parked(v: ModelVars) -> list[Any]:
         m.add_implication(park, g)
         gone.append(g)
     return gone
+
+
+def rank_separators(deal: HoleDeal) -> list[tuple[tuple[int, ...], list[tuple[int, ...]]]]:
+    """The separators of the rank graph used by :func:`_reach_cuts`: ``(X, components)`` pairs.
+
+    The rank graph joins r and s when a card of one may go on the other (``fits`` either way). ``X``
+    is one rank whose removal leaves two or more components holding cards, or two ranks neither of which
+    alone does so (on a wrapping cycle: any two non-adjacent ranks). ``components`` are the components
+    of the graph without ``X`` that hold cards, as tuples of ranks.
+    """
+    R = deal.R
+    present = set(deal.rank)
+    adj = {
+        r: [s for s in range(1, R + 1) if s != r and (deal.fits(s, r) or deal.fits(r, s))]
+        for r in range(1, R + 1)
+    }
+
+    def parts(x: set[int]) -> list[tuple[int, ...]]:
+        seen: set[int] = set(x)
+        out = []
+        for r in range(1, R + 1):
+            if r in seen:
+                continue
+            comp, todo = [], [r]
+            seen.add(r)
+            while todo:
+                u = todo.pop()
+                comp.append(u)
+                for w in adj[u]:
+                    if w not in seen:
+                        seen.add(w)
+                        todo.append(w)
+            if present & set(comp):
+                out.append(tuple(sorted(comp)))
+        return out
+
+    seps = []
+    cut = {}
+    for a in range(1, R + 1):
+        cs = parts({a})
+        cut[a] = len(cs) >= 2
+        if cut[a]:
+            seps.append(((a,), cs))
+    for a in range(1, R + 1):
+        for b in range(a + 1, R + 1):
+            if not cut[a] and not cut[b]:
+                cs = parts({a, b})
+                if len(cs) >= 2:
+                    seps.append(((a, b), cs))
+    return seps
+
+
+def _reach_cuts(m: cp_model.CpModel, deal: HoleDeal, time: list[Any]) -> None:
+    """Rank exhaustion (one hole): once the ranks of a separator are used up, the rest stays on one side.
+
+    ``last[r]``: the time of the last card of rank r reaching the hole. For a separator ``X`` of the rank
+    graph (:func:`rank_separators`) with components ``C_1, ..., C_m`` holding cards, and ``M = max over X
+    of last``, every two components satisfy ``min(max over C_i of last, max over C_j of last) < M``.
+
+    Theorem. With one hole, after step ``M`` no card of a rank in ``X`` is played (all are gone), and the
+    plays from ``M + 1`` on form a walk in the rank graph (each fits the one before it on the same hole),
+    so they stay inside one component of the graph without ``X``. Hence at most one component has a card
+    played after ``M``: all others are done before ``M`` (strictly: ``M`` itself plays a rank of ``X``).
+    The hole's start card and a free cell do not matter (times are the order of arrival in the hole, a
+    parked card included); with several holes the plays interleave several walks, so not there. It is a
+    necessary condition of every win, so adding it keeps every verdict; it is the rank-reachability test
+    of the dfs search (:func:`patience.solvers.dfs_hole.rank_reach_ok`) stated over a whole plan.
+    """
+    by_rank: dict[int, list[int]] = {}
+    for c in range(deal.n):
+        by_rank.setdefault(deal.rank[c], []).append(c)
+    last: dict[int, Any] = {}
+    for r, cs in sorted(by_rank.items()):
+        last[r] = m.new_int_var(0, 2 * deal.n, f"last_{r}")
+        m.add_max_equality(last[r], [time[c] for c in cs])
+    done: dict[tuple[int, ...], Any] = {}
+
+    def latest(ranks: tuple[int, ...]) -> Any:
+        """A variable equal to the time of the last card among ``ranks`` (which hold cards)."""
+        have = [r for r in ranks if r in last]
+        if len(have) == 1:
+            return last[have[0]]
+        if ranks not in done:
+            done[ranks] = m.new_int_var(0, 2 * deal.n, f"last_{'_'.join(map(str, ranks))}")
+            m.add_max_equality(done[ranks], [last[r] for r in have])
+        return done[ranks]
+
+    for x, comps in rank_separators(deal):
+        if not any(r in last for r in x):
+            m.add_bool_or([m.new_constant(0)])  # the walk never crosses X, yet cards lie on both sides
+            return
+        big = latest(x)
+        for i in range(len(comps)):
+            for j in range(i + 1, len(comps)):
+                ends = []
+                for comp in (comps[i], comps[j]):
+                    b = m.new_bool_var("")
+                    m.add(latest(comp) < big).only_enforce_if(b)
+                    ends.append(b)
+                m.add_bool_or(ends)
 
 
 def _rank_classes(deal: HoleDeal) -> list[list[int]]:
