@@ -282,3 +282,57 @@ def test_absurd_swap_counts_are_refused(tmp_path: Path) -> None:
     code, _, err, exc = run("generate", "black-hole", "--swaps", "999999999", "-o", str(tmp_path / "g"))
     assert_refused_well(code, err, exc, ok=())
     assert not (tmp_path / "g").exists()
+
+
+def _million_card_tableau() -> str:
+    """A 6 MB instance file of a million card names (bench_fuzz's 1000 x 1000 tableau): over every bound
+    but the file size, so only parsing it says no."""
+    layout = {"tableau": [["AS"] * 1000] * 1000}
+    return json.dumps({"format": "patience-instance/1", "game": "black-hole", "layout": layout})
+
+
+def test_a_large_file_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patience import formats
+
+    calls: list[int] = []
+    real = formats.parse_json
+
+    def counted(text: str, *args: Any) -> Any:
+        calls.append(len(text))
+        return real(text, *args)
+
+    monkeypatch.setattr(formats, "parse_json", counted)
+    with pytest.raises(ValueError, match="more than the 52 cards"):
+        formats.read_deal(_million_card_tableau(), "big.json")
+    assert len(calls) == 1  # format detection and reading share one parse
+
+
+def test_the_depth_check_costs_less_than_parsing() -> None:
+    """The nesting bound is checked after json.loads; walking a million scalars node by node took three
+    times as long as the parse itself (refusing a 6 MB file took 2.5-5 s under load, past solve's limits)."""
+    import time
+
+    from patience.instance import json_depth
+
+    text = _million_card_tableau()
+    data = json.loads(text)
+    parse = depth = float("inf")
+    for _ in range(3):  # the best of three: the same machine load for both
+        t0 = time.perf_counter()
+        json.loads(text)
+        t1 = time.perf_counter()
+        assert json_depth(data) == 4
+        parse, depth = min(parse, t1 - t0), min(depth, time.perf_counter() - t1)
+    assert depth < parse, (depth, parse)
+
+
+@pytest.mark.parametrize(("doc", "depth"), [(1, 0), ([], 1), ({"a": [[1], 2]}, 3), ("[" * 40 + "]" * 40, 0)])
+def test_json_depth(doc: Any, depth: int) -> None:
+    from patience.instance import MAX_JSON_DEPTH, json_depth
+
+    assert json_depth(doc) == depth
+    deep: list[Any] = []
+    for _ in range(MAX_JSON_DEPTH + 5):
+        deep = [deep]
+    assert json_depth(deep) == MAX_JSON_DEPTH + 1  # counted no further than one past the bound
+    assert json_depth(deep, stop=100) == MAX_JSON_DEPTH + 6

