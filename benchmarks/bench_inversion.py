@@ -32,7 +32,9 @@ def _letter(won: bool | None) -> str:
     return "W" if won else "L" if won is False else "?"
 
 
-def measure(n: int, nodes: int, limit: float, log) -> tuple[list[Row], dict[str, int], float]:
+def measure(
+    n: int, nodes: int, limit: float, log, ways: tuple[str, ...] = WAYS
+) -> tuple[list[Row], dict[str, int], float]:
     """The forward tally over deals 1..n and one row per deal the forward search left undecided."""
     from patience.analysis.inversion import solve_inverted, solve_inverted_kernel
     from patience.deals import deal
@@ -55,7 +57,7 @@ def measure(n: int, nodes: int, limit: float, log) -> tuple[list[Row], dict[str,
     rows = []
     for seed, inst in hard:
         runs = {}
-        for way in WAYS:
+        for way in ways:
             fn = solve_inverted if way.startswith("python") else solve_inverted_kernel
             cap = nodes if way.endswith("nodes") else None
             r = fn(inst, limit, cap)
@@ -73,6 +75,7 @@ def measure(n: int, nodes: int, limit: float, log) -> tuple[list[Row], dict[str,
 
 
 def report(rows: list[Row], fwd: dict[str, int], fwd_s: float, args, load0: str) -> list[str]:
+    ways = args.ways
     lines = [
         "# Inverted Black Hole deals: pure-Python search (before) against the compiled hole kernel (after)",
         "",
@@ -83,13 +86,13 @@ def report(rows: list[Row], fwd: dict[str, int], fwd_s: float, args, load0: str)
         f"`solve_inverted_kernel` (compiled hole kernel, the end condition as a terminal card, no degree "
         f"test), at the same {args.nodes:,}-node limit and at {args.limit:g} s. Peer: black-hole-solver "
         f"(`--rank-reach-prune`) on the forward deal at {args.limit:g} s, process start included. Wolter: "
-        "53 of 10^6 deals undecided forward, inverted 4 won and 49 lost.",
+        f"53 of 10^6 deals undecided forward, inverted 4 won and 49 lost. Ways run here: {'; '.join(ways)}.",
         "",
         "| way | won | lost | undecided | time (sum) | nodes (sum) | nodes/s | time / peer's |",
         "|---|---|---|---|---|---|---|---|",
     ]
     peer_s = sum(r.peer[1] for r in rows)
-    for way in WAYS:
+    for way in ways:
         got = [r.runs[way] for r in rows]
         secs, nodes = sum(g[2] for g in got), sum(g[1] for g in got)
         rate = f"{nodes / secs:,.0f}" if secs else "-"
@@ -103,20 +106,20 @@ def report(rows: list[Row], fwd: dict[str, int], fwd_s: float, args, load0: str)
     clash = [
         r.seed
         for r in rows
-        for w in WAYS
+        for w in ways
         if r.runs[w][0] is not None and r.peer[0] in "WL" and _letter(r.runs[w][0]) != r.peer[0]
     ]
-    ways_clash = [r.seed for r in rows if len({r.runs[w][0] for w in WAYS} - {None}) > 1]
+    ways_clash = [r.seed for r in rows if len({r.runs[w][0] for w in ways} - {None}) > 1]
     lines += [
         "",
-        f"Verdicts differing from the peer's: {sorted(set(clash)) or 'none'}; between our four ways: "
+        f"Verdicts differing from the peer's: {sorted(set(clash)) or 'none'}; between our ways: "
         f"{ways_clash or 'none'}. Finished: load {_common.load()}.",
         "",
-        "| seed | " + " | ".join(WAYS) + " | peer |",
-        "|---|" + "---|" * (len(WAYS) + 1),
+        "| seed | " + " | ".join(ways) + " | peer |",
+        "|---|" + "---|" * (len(ways) + 1),
     ]
     for r in rows:
-        cells = [f"{_letter(x[0])} {x[2]:.2f} s ({x[1]:,})" for x in (r.runs[w] for w in WAYS)]
+        cells = [f"{_letter(x[0])} {x[2]:.2f} s ({x[1]:,})" for x in (r.runs[w] for w in ways)]
         lines.append(f"| {r.seed} | " + " | ".join(cells) + f" | {r.peer[0]} {r.peer[1]:.2f} s |")
     return lines + [""]
 
@@ -126,15 +129,25 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=300, help="deals 1..n")
     ap.add_argument("--nodes", type=int, default=20_000, help="node limit, forward and inverted")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per inverted search and peer run")
-    ap.add_argument("--out", action="store_true", help="write benchmarks/out/inversion.md")
+    ap.add_argument(
+        "--ways", default="python,kernel", help="searches to run, comma-separated: python, kernel (both)"
+    )
+    ap.add_argument("--out", action="store_true", help="write benchmarks/out/NAME")
+    ap.add_argument("--name", default="inversion.md", help="file name under benchmarks/out for --out")
     args = ap.parse_args()
+    picked = {w for w in args.ways.split(",") if w}
+    if not picked or picked - {"python", "kernel"}:
+        ap.error(f"--ways {args.ways!r}: python, kernel or both")
+    if args.n < 1 or args.nodes < 1 or args.limit <= 0:
+        ap.error("-n and --nodes must be >= 1, --limit > 0")
+    args.ways = tuple(w for w in WAYS if w.split(",")[0] in picked)
     load0 = _common.load()
     print(_common.peers_line(), flush=True)
-    rows, fwd, fwd_s = measure(args.n, args.nodes, args.limit, lambda s: print(s, flush=True))
+    rows, fwd, fwd_s = measure(args.n, args.nodes, args.limit, lambda s: print(s, flush=True), args.ways)
     text = "\n".join(report(rows, fwd, fwd_s, args, load0))
     print(text)
     if args.out:
-        (_common.OUT / "inversion.md").write_text(text)
+        (_common.OUT / args.name).write_text(text)
 
 
 if __name__ == "__main__":
