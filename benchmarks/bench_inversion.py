@@ -11,7 +11,6 @@ time limit: its verdicts are checked against ours and its time is the ratio's ba
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
 
@@ -125,7 +124,7 @@ def report(rows: list[Row], fwd: dict[str, int], fwd_s: float, args, load0: str)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=300, help="deals 1..n")
     ap.add_argument("--nodes", type=int, default=20_000, help="node limit, forward and inverted")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per inverted search and peer run")

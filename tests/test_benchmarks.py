@@ -25,6 +25,8 @@ TINY = {
     "bench_gaps.py": ["--deals", "1", "--limit", "1", "--backends", "dfs", "--no-peer"],
     "profile_search.py": ["--games", "thirty-six", "--backends", "dfs", "--deals", "1", "--nodes", "200"],
     "bench_limits.py": ["stores", "--runs", "3"],
+    "bench_inversion.py": ["-n", "20", "--ways", "kernel", "--limit", "1"],
+    "check_removed_max.py": ["-n", "12", "--limit", "5"],
 }
 BAD = {  # one bad option per script that checks its own values
     "bench_dfs.py": ["--hole", "0"],
@@ -35,6 +37,8 @@ BAD = {  # one bad option per script that checks its own values
     "bench_freecell_ms.py": ["--first", "5", "--last", "4"],
     "bench_limits.py": ["nosuch"],
     "bench_rates.py": ["thirty-six", "--db", "x.sqlite", "--retry-log", "x.jsonl", "-n", "0"],
+    "bench_inversion.py": ["--ways", "nosuch"],
+    "check_removed_max.py": ["-n", "0"],
 }
 
 
