@@ -64,3 +64,43 @@ def test_memory_out_through_the_cli() -> None:
     out = json.loads(p.stdout)
     assert out["status"] == "unknown" and out["message"] == MEMORY_OUT
     assert out["stats"]["peak_mb"] <= BASE_MB + 50 + 64  # the limit, plus what one poll interval can add
+
+
+def test_guard_interrupts_work_past_its_deadline() -> None:
+    """The deadline: work that never looks at the clock is stopped GRACE_S after it, as Ctrl-C stops it."""
+    from patience.memguard import GRACE_S
+
+    t0 = time.perf_counter()
+    guard = MemoryGuard(None, deadline=t0 + 0.2)
+    with pytest.raises(KeyboardInterrupt), guard:
+        while time.perf_counter() < t0 + 30:
+            pass
+    late = time.perf_counter() - t0
+    assert guard.timed_out and not guard.tripped
+    assert 0.2 + GRACE_S <= late < 0.2 + GRACE_S + 2  # 2 s of room for a loaded machine
+
+
+def test_work_done_before_its_deadline_is_untouched() -> None:
+    guard = MemoryGuard(None, deadline=time.perf_counter() + 0.05)
+    with guard:
+        pass
+    time.sleep(0.1 + 0.25)  # past the deadline and its grace: the guard has stopped, nothing fires late
+    assert not guard.timed_out and guard._thread is not None and not guard._thread.is_alive()
+
+
+def test_guard_waits_for_an_import_to_finish(tmp_path, monkeypatch) -> None:
+    """An import cut short leaves a package half-initialised (numpy, numba: later imports then fail), so
+    the guard's interrupt waits until the main thread has left the import."""
+    body = ["import time", "end = time.perf_counter() + 0.8", "while time.perf_counter() < end:", "    pass"]
+    (tmp_path / "slow_import_zz.py").write_text("\n".join([*body, "DONE = True", ""]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "slow_import_zz", raising=False)
+    guard = MemoryGuard(None, deadline=time.perf_counter() - 1)  # already past its deadline
+    with pytest.raises(KeyboardInterrupt), guard:
+        import slow_import_zz
+
+        assert slow_import_zz.DONE
+        while True:  # stopped here, after the import
+            pass
+    assert guard.timed_out
+    assert sys.modules["slow_import_zz"].DONE

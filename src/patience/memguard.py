@@ -1,4 +1,5 @@
-"""A resident-set guard: stop any backend whose process grows past ``--max-mb`` above its base.
+"""A resident-set and deadline guard: stop any backend whose process grows past ``--max-mb`` above its
+base, or that still runs :data:`GRACE_S` after its ``--limit``.
 
 The base is fixed, :data:`BASE_MB`: what the process holds before any search, with every backend
 loaded (measured: 40 MB for the interpreter and the command line, 96 MB with OR-Tools and
@@ -9,7 +10,16 @@ thread exactly as Ctrl-C does (:func:`_thread.interrupt_main`), so every backend
 for Ctrl-C (numba chunks end, CP-SAT's search is stopped, Python loops raise), and the command line
 reports UNKNOWN with message :data:`MEMORY_OUT`. Backends keep their own accounting (the dfs table is
 sized from the limit, planning checks its resident size): the guard is the backstop for every backend.
-Linux only (``/proc``); elsewhere it does nothing.
+The memory guard is Linux only (``/proc``); elsewhere it does nothing.
+
+The deadline is the same backstop for time: backends check their own deadline between chunks of work,
+but some work between two checks is long (numba loading a cached kernel: 0.3 s of CPU, 1-2 s under a
+load of 6-10; building a big model; presolve), so a run could return seconds after its limit. Past
+``deadline + GRACE_S`` the guard interrupts the main thread as for memory (``guard.timed_out``; the
+caller reports UNKNOWN "time limit"). Either interrupt waits while the main thread is importing a
+module: an import cut short leaves numpy or numba half-initialised (a later import in the process
+fails with ``AttributeError`` or ``RecursionError``), and workers and batches go on solving after a
+timeout.
 """
 
 from __future__ import annotations
@@ -17,14 +27,19 @@ from __future__ import annotations
 import _thread
 import os
 import signal
+import sys
 import threading
+import time
 from types import TracebackType
 
-__all__ = ["BASE_MB", "MEMORY_OUT", "POLL_S", "MemoryGuard", "rss_mb"]
+__all__ = ["BASE_MB", "GRACE_S", "MEMORY_OUT", "POLL_S", "TIME_LIMIT", "MemoryGuard", "importing", "rss_mb"]
 
 BASE_MB = 256
 MEMORY_OUT = "memory out"
+TIME_LIMIT = "time limit"  # the message of an UNKNOWN stopped by its deadline, as backends word it
 POLL_S = 0.01
+GRACE_S = 0.25  # a backend still running this long after its deadline is stopped as by Ctrl-C
+_BOOTSTRAP = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 
 
@@ -37,21 +52,36 @@ def rss_mb() -> float | None:
         return None
 
 
+def importing(thread_id: int) -> bool:
+    """Is the thread ``thread_id`` inside an import (a frame of importlib's bootstrap on its stack)?"""
+    frame = sys._current_frames().get(thread_id)
+    while frame is not None:
+        if frame.f_code.co_filename in _BOOTSTRAP:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class MemoryGuard:
-    """``with MemoryGuard(max_mb) as guard:`` -- KeyboardInterrupt in the main thread past the limit;
-    ``guard.tripped`` then tells it apart from Ctrl-C. ``max_mb=None`` guards nothing, and so does a guard
-    entered off the main thread (its interrupt could not reach the work it guards).
+    """``with MemoryGuard(max_mb, deadline) as guard:`` -- KeyboardInterrupt in the main thread past the
+    memory limit, or ``GRACE_S`` past ``deadline`` (a :func:`time.perf_counter` time); ``guard.tripped``
+    (memory) and ``guard.timed_out`` then tell it apart from Ctrl-C. With neither limit it guards nothing,
+    and so does a guard entered off the main thread (its interrupt could not reach the work it guards).
 
     The interrupt needs Python's SIGINT handler: where SIGINT is ignored (a pool worker), the guard takes
     the default handler back while it is entered, so a Ctrl-C then also raises there.
     """
 
-    def __init__(self, max_mb: int | None) -> None:
+    def __init__(self, max_mb: int | None, deadline: float | None = None) -> None:
         self.max_mb = max_mb
+        self.deadline = deadline
         self.base_mb = float(BASE_MB)
         self.peak_mb = rss_mb() or 0.0
         self.tripped = False
+        self.timed_out = False
+        self._main = threading.main_thread().ident or 0
         self._stop = threading.Event()
+        self._fire = threading.Lock()  # firing and leaving exclude each other: no interrupt after the exit
         self._thread: threading.Thread | None = None
         self._ignored_sigint = False  # SIGINT was ignored on entry: restored on exit
 
@@ -62,19 +92,25 @@ class MemoryGuard:
 
     def _watch(self) -> None:
         limit = self.limit_mb
+        late = None if self.deadline is None else self.deadline + GRACE_S
         while not self._stop.wait(POLL_S):
-            now = rss_mb()
-            if now is None:
-                return
-            self.peak_mb = max(self.peak_mb, now)
-            if limit is not None and now > limit and not self.tripped:
-                self.tripped = True
-                _thread.interrupt_main(signal.SIGINT)
+            now = rss_mb() if limit is not None else None
+            if now is not None:
+                self.peak_mb = max(self.peak_mb, now)
+            over = now is not None and limit is not None and now > limit
+            past = late is not None and time.perf_counter() > late
+            if (over or past) and not importing(self._main):
+                with self._fire:
+                    if self._stop.is_set():  # the guarded block is over
+                        return
+                    self.tripped, self.timed_out = over, not over
+                    _thread.interrupt_main(signal.SIGINT)
                 return
 
     def __enter__(self) -> MemoryGuard:
         on_main = threading.current_thread() is threading.main_thread()
-        if self.max_mb is not None and on_main and rss_mb() is not None:
+        memory = self.max_mb is not None and rss_mb() is not None
+        if (memory or self.deadline is not None) and on_main:
             if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
                 self._ignored_sigint = True
@@ -85,8 +121,11 @@ class MemoryGuard:
     def __exit__(
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-        if self._ignored_sigint:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            with self._fire:
+                self._stop.set()
+            if self._thread is not None:
+                self._thread.join()  # an interrupt fired just before surfaces here, inside the block's caller
+        finally:
+            if self._ignored_sigint:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -4,7 +4,7 @@
 use it on tiny Black Hole decks (``TINY``). ``liar`` agrees with it except that it calls every deal whose
 seed is a multiple of 4 UNSOLVABLE (the planted disagreement). ``FAKE_SLEEP`` (seconds, environment)
 slows each solve down, for the crash test. ``hog`` only allocates memory (up to ``HOG_MB``), for the memory
-limit's tests.
+limit's tests; ``late`` ignores its deadline (busy for ``LATE_S``), for the time limit's.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ TINY = {"suits": 2, "ranks": 5, "piles": 3}  # 10-card Black Hole: solved in a m
 # Registry entries under whatever name this module was imported (no light predicate: the class answers).
 ENTRIES = {
     name: Entry(name, __name__, cls)
-    for name, cls in (("tinydfs", "TinyDFS"), ("liar", "Liar"), ("hog", "Hog"))
+    for name, cls in (("tinydfs", "TinyDFS"), ("liar", "Liar"), ("hog", "Hog"), ("late", "Late"))
 }
 
 
@@ -91,3 +91,19 @@ class Hog(TinyDFS):
             held.append(bytearray(10 << 20))  # zero-filled pages: resident
             time.sleep(0.005)  # time for the guard's poll
         return Result(Status.UNKNOWN, None, {"held_mb": 10 * len(held)}, message="not stopped")
+
+
+LATE_S = 20.0  # how long ``late`` works past any limit: a guard that never fires fails the test, slowly
+
+
+class Late(TinyDFS):
+    """Work that never looks at the clock (a long model build, a kernel loading): only the guard stops it."""
+
+    name = "late"
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        end = time.monotonic() + LATE_S
+        spins = 0
+        while time.monotonic() < end:
+            spins += 1
+        return Result(Status.UNKNOWN, None, {"spins": spins}, message="not stopped")

@@ -18,7 +18,7 @@ import click
 
 from ..instance import Instance, atomic_write
 from ..interrupt import INTERRUPTED
-from ..memguard import MEMORY_OUT, MemoryGuard
+from ..memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
 from ..solvers.base import Limits, Reason, Result, Status, solve, unsupported_reason
 from ..validate import solution_json
 from .backends import check_backend, check_supported
@@ -130,19 +130,26 @@ def solve_cmd(
 
 
 def _run(inst: Instance, backend: str, limits: Limits) -> Result:
-    """Solve one deal within ``limits``; Ctrl-C and the memory guard give UNKNOWN (interrupted, memory)."""
+    """Solve one deal within ``limits``; Ctrl-C and the guard give UNKNOWN (interrupted, memory, time)."""
     if limits.seconds <= 0:
         return Result(
             Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0}, reason=Reason.TIME
         )
-    guard_mb = MemoryGuard(limits.memory_mb)  # resident set past its base + --max-mb: stopped like Ctrl-C
+    t0 = time.perf_counter()
+    # Resident set past its base + --max-mb, or still running GRACE_S past the limit: stopped like Ctrl-C.
+    guard_mb = MemoryGuard(limits.memory_mb, deadline=t0 + limits.seconds)
     try:
         with guard_mb:
             result = solve(inst, backend, limits)
-    except KeyboardInterrupt:  # Ctrl-C (exit 130) or the memory guard: the deal is undecided
-        why_stopped = MEMORY_OUT if guard_mb.tripped else INTERRUPTED
-        reason = Reason.MEMORY if guard_mb.tripped else Reason.INTERRUPTED
-        result = Result(Status.UNKNOWN, backend=backend, message=why_stopped, reason=reason)
+    except KeyboardInterrupt:  # Ctrl-C (exit 130) or the guard: the deal is undecided
+        if guard_mb.timed_out:
+            why_stopped, reason = TIME_LIMIT, Reason.TIME
+        elif guard_mb.tripped:
+            why_stopped, reason = MEMORY_OUT, Reason.MEMORY
+        else:
+            why_stopped, reason = INTERRUPTED, Reason.INTERRUPTED
+        stats = {"seconds": time.perf_counter() - t0}
+        result = Result(Status.UNKNOWN, stats=stats, backend=backend, message=why_stopped, reason=reason)
     if limits.memory_mb is not None:
         result.stats.update(base_mb=round(guard_mb.base_mb, 1), peak_mb=round(guard_mb.peak_mb, 1))
     return result

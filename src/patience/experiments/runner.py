@@ -17,7 +17,7 @@ from typing import Any
 
 from ..deals import deal
 from ..instance import Instance
-from ..memguard import MEMORY_OUT, MemoryGuard
+from ..memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
 from ..solvers.base import BACKENDS, Entry, Limits, Reason, Result, Status, solve
 from .executors import Executor, InlineExecutor
 from .stats import Estimate, estimate, percentiles
@@ -47,17 +47,23 @@ class Task:
 
 
 def _solve(inst: Instance, task: Task, t0: float) -> Result:
-    """Solve within what dealing left of the task's limit; with ``memory_mb``, under the resident-set guard
-    (:class:`~patience.memguard.MemoryGuard`, which works in pool workers too). An interrupt that is not
-    the guard's is raised on."""
+    """Solve within what dealing left of the task's limit, under the guard (:class:`~patience.memguard.
+    MemoryGuard`, which works in pool workers too): past ``memory_mb``, or still running its grace past the
+    limit, the deal is UNKNOWN "memory out" or "time limit". An interrupt that is not the guard's is
+    raised on."""
     left = task.limit_s - (time.perf_counter() - t0)
     if left <= 0:
-        return Result(Status.UNKNOWN, backend=task.backend, message="time limit", reason=Reason.TIME)
-    guard = MemoryGuard(task.memory_mb)
+        return Result(Status.UNKNOWN, backend=task.backend, message=TIME_LIMIT, reason=Reason.TIME)
+    guard = MemoryGuard(task.memory_mb, deadline=time.perf_counter() + left)
     try:
         with guard:
             return solve(inst, task.entry or task.backend, Limits(seconds=left, memory_mb=task.memory_mb))
     except KeyboardInterrupt:
+        if guard.timed_out:
+            stats = {"seconds": time.perf_counter() - t0}
+            return Result(
+                Status.UNKNOWN, stats=stats, backend=task.backend, message=TIME_LIMIT, reason=Reason.TIME
+            )
         if not guard.tripped:
             raise
         return Result(Status.UNKNOWN, backend=task.backend, message=MEMORY_OUT, reason=Reason.MEMORY)
