@@ -8,6 +8,8 @@
    presearch spent ``probe_nodes`` (20,000) nodes or more without a win starts with the probing stage:
    the DFS's effort is a cheap sign of a hard deal. Measurements: docs/cpsat-hole-notes.md. The
    "steps" model (several holes, :mod:`.steps`) runs in one stage: its fixed search has nothing to probe.
+   So does a deck past ``large_cards`` (72) tableau cards: at 104 cards the probing presolve alone
+   outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
 3. UNSOLVABLE only from CP-SAT's infeasibility proof; then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
 
@@ -49,11 +51,13 @@ class CpSatOptions:
     ``max_cards``: on a lost deal, also optimise the longest removal sequence in the time left.
     ``presearch_nodes``: node budget of the DFS tried before CP-SAT (0 = pure CP-SAT; MULTI_HOLE_FACTOR
     times as many for several holes, where CP-SAT rarely decides). ``symmetry``/``degree``: the model's
-    symmetry cuts and walk-degree constraints. ``workers``: CP-SAT search workers. ``probe_after``:
+    symmetry cuts and walk-degree constraints; ``reach``: its
+    rank-exhaustion cuts (one hole). ``workers``: CP-SAT search workers. ``probe_after``:
     seconds of the cheap first CP-SAT stage before the probing stage (None: one cheap stage for the whole
     limit). ``probe_nodes``: when the presearch used at least this many nodes without a win, the deal is
     hard and CP-SAT starts with the probing stage. ``presearch_hint``: give CP-SAT the presearch's longest
-    sequence as a solution hint.
+    sequence as a solution hint. ``large_cards``: a deal with more tableau cards runs one cheap stage for
+    the whole limit (no probing stage) and without the LP relaxation (module docstring).
     """
 
     formulation: str = "auto"
@@ -62,10 +66,12 @@ class CpSatOptions:
     presearch_nodes: int = 200_000
     symmetry: bool = True
     degree: bool = False
+    reach: bool = False
     workers: int = 1
     probe_after: float | None = 3.0
     probe_nodes: int = 20_000
     presearch_hint: bool = False
+    large_cards: int = 72
 
 
 class CpSatBlackHole(Backend):
@@ -98,23 +104,25 @@ class CpSatBlackHole(Backend):
                 stats["decided_by_presearch"] = 1.0
                 return self._solved(instance, deal, pre.events, stats)
         formulation = opts.formulation
-        v = build_model(deal, formulation, symmetry=opts.symmetry, degree=opts.degree)
+        v = build_model(deal, formulation, symmetry=opts.symmetry, degree=opts.degree, reach=opts.reach)
         if longest and opts.presearch_hint:
             hint_order(v, longest)
         stats["build_seconds"] = time.perf_counter() - t0
         left = limits.seconds - (time.perf_counter() - t0)
         status = cp_model.UNKNOWN
         # A deal the presearch found hard goes straight to the probing stage (module docstring).
-        hard = opts.probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
+        large = deal.n > opts.large_cards
+        probe_after = None if large else opts.probe_after
+        hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps" or not hard:
             # The steps model's fixed search has no probing stage: it runs for the whole limit.
-            stage = opts.probe_after if v.formulation != "steps" else None
+            stage = probe_after if v.formulation != "steps" else None
             first = left if stage is None else min(left, stage)
-            solver = parameters(first, opts.workers, v.formulation)
+            solver = parameters(first, opts.workers, v.formulation, large=large)
             status = solve_cpsat(solver, v.model)
             stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
-        if status == cp_model.UNKNOWN and left > 0.05 and v.formulation != "steps":
+        if status == cp_model.UNKNOWN and left > 0.05 and v.formulation != "steps" and not large:
             # Second stage: the same model with probing presolve (module docstring).
             solver = parameters(left, opts.workers, v.formulation, probing=2)
             status = solve_cpsat(solver, v.model)

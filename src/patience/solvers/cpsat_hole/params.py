@@ -3,7 +3,8 @@
 Chosen by measurement (docs/cpsat-hole-notes.md): ``cp_model_probing_level = 0`` for the cheap stage
 (2 for the probing stage of :mod:`.backend`), SAT inprocessing off for the table model, one worker; the
 steps model (several holes) without presolve, probing, linearization or inprocessing, and with its fixed
-search (the model's decision strategy).
+search (the model's decision strategy). Decks past ``large_cards`` (72) tableau cards: one stage without
+probing and without the LP relaxation (at 104 cards probing presolve alone outlasts a 30 s limit).
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ __all__ = ["parameters", "solver_stats"]
 
 
 def parameters(
-    seconds: float, workers: int, formulation: str = "table", probing: int = 0
+    seconds: float, workers: int, formulation: str = "table", probing: int = 0, large: bool = False
 ) -> cp_model.CpSolver:
-    """A solver for ``seconds`` with ``workers`` workers and the given probing level (module docstring)."""
+    """A solver for ``seconds`` with ``workers`` workers and the given probing level (module docstring).
+
+    ``large``: a deck past :data:`~.backend.CpSatOptions.large_cards` cards; the table and circuit models
+    then search without the LP relaxation (``linearization_level = 0``; measured at 104 cards).
+    """
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = workers
@@ -35,6 +40,8 @@ def parameters(
         # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing;
         # the circuit model, on the other hand, needs it (measured: 2-3x slower without).
         solver.parameters.use_sat_inprocessing = False
+    if large and formulation != "steps":
+        solver.parameters.linearization_level = 0
     return solver
 
 
