@@ -104,3 +104,44 @@ def test_guard_waits_for_an_import_to_finish(tmp_path, monkeypatch) -> None:
             pass
     assert guard.timed_out
     assert sys.modules["slow_import_zz"].DONE
+
+
+def test_guard_waits_for_numba_code_to_return(tmp_path) -> None:
+    """numba and llvmlite compiling or loading a kernel are not cut: an interrupt inside llvmlite's ctypes
+    callbacks was swallowed with a traceback on stderr ('Exception ignored on calling ctypes callback')."""
+    import importlib.util
+
+    folder = tmp_path / "numba"  # any code whose file is under a numba/ folder counts as numba's
+    folder.mkdir()
+    body = [
+        "import time",
+        "def work():",
+        "    end = time.perf_counter() + 0.8",
+        "    while time.perf_counter() < end:",
+    ]
+    (folder / "slow_zz.py").write_text("\n".join([*body, "        pass", "    return True", ""]))
+    spec = importlib.util.spec_from_file_location("slow_zz", folder / "slow_zz.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    done = []
+    guard = MemoryGuard(None, deadline=time.perf_counter() - 1)
+    with pytest.raises(KeyboardInterrupt), guard:
+        done.append(mod.work())
+        while True:
+            pass
+    assert done == [True] and guard.timed_out
+
+
+def test_a_short_limit_does_not_start_a_kernel_load() -> None:
+    """dfs-jit starts its kernel's first load (work the guard cannot cut) only with KERNEL_LOAD_S left: with
+    less, it searches uncompiled and the process never loads the kernel."""
+    script = (
+        "from patience.deals import deal; from patience.solvers.base import Limits, solve\n"
+        "from patience.solvers.generic_kernel import kernel\n"
+        "r = solve(deal('freecell', 1), 'dfs-jit', Limits(seconds=0.5))\n"
+        "print(r.status.value, r.stats.get('compiled'), kernel._COMPILED is None)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["unknown", "0.0", "True"], p.stdout

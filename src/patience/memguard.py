@@ -16,10 +16,13 @@ The deadline is the same backstop for time: backends check their own deadline be
 but some work between two checks is long (numba loading a cached kernel: 0.3 s of CPU, 1-2 s under a
 load of 6-10; building a big model; presolve), so a run could return seconds after its limit. Past
 ``deadline + GRACE_S`` the guard interrupts the main thread as for memory (``guard.timed_out``; the
-caller reports UNKNOWN "time limit"). Either interrupt waits while the main thread is importing a
-module: an import cut short leaves numpy or numba half-initialised (a later import in the process
-fails with ``AttributeError`` or ``RecursionError``), and workers and batches go on solving after a
-timeout.
+caller reports UNKNOWN "time limit"). Either interrupt waits while the main thread is in work that
+must not be cut (:func:`atomic`): an import (cut short, it leaves numpy or numba half-initialised, and
+a later import in the process fails with ``AttributeError`` or ``RecursionError``; workers and batches
+go on solving after a timeout) and numba or llvmlite compiling or loading a kernel (an interrupt inside
+llvmlite's ctypes callbacks is swallowed with a traceback on stderr, and half-built LLVM objects fail
+in ``__del__``). So that a kernel load does not run past the limit, backends start one only with
+:data:`KERNEL_LOAD_S` left, and otherwise search uncompiled (the same search, node for node).
 """
 
 from __future__ import annotations
@@ -32,14 +35,28 @@ import threading
 import time
 from types import TracebackType
 
-__all__ = ["BASE_MB", "GRACE_S", "MEMORY_OUT", "POLL_S", "TIME_LIMIT", "MemoryGuard", "importing", "rss_mb"]
+__all__ = [
+    "BASE_MB",
+    "GRACE_S",
+    "KERNEL_LOAD_S",
+    "MEMORY_OUT",
+    "POLL_S",
+    "TIME_LIMIT",
+    "MemoryGuard",
+    "atomic",
+    "rss_mb",
+]
 
 BASE_MB = 256
 MEMORY_OUT = "memory out"
 TIME_LIMIT = "time limit"  # the message of an UNKNOWN stopped by its deadline, as backends word it
 POLL_S = 0.01
 GRACE_S = 0.25  # a backend still running this long after its deadline is stopped as by Ctrl-C
+# A kernel load takes 0.3-0.5 s of CPU here (numba's import and its cache), 1-1.5 s under a load of 6-10:
+# with less of the limit left, the compiled search would start after the deadline anyway.
+KERNEL_LOAD_S = 1.0
 _BOOTSTRAP = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+_ATOMIC_PACKAGES = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 
 
@@ -52,11 +69,14 @@ def rss_mb() -> float | None:
         return None
 
 
-def importing(thread_id: int) -> bool:
-    """Is the thread ``thread_id`` inside an import (a frame of importlib's bootstrap on its stack)?"""
+def atomic(thread_id: int) -> bool:
+    """Is the thread ``thread_id`` in work an interrupt must not cut: an import (a frame of importlib's
+    bootstrap on its stack) or numba/llvmlite code (compiling or loading a kernel)? A compiled kernel
+    running is not: it is called from our code, with no numba frame on the stack."""
     frame = sys._current_frames().get(thread_id)
     while frame is not None:
-        if frame.f_code.co_filename in _BOOTSTRAP:
+        name = frame.f_code.co_filename
+        if name in _BOOTSTRAP or any(p in name for p in _ATOMIC_PACKAGES):
             return True
         frame = frame.f_back
     return False
@@ -99,7 +119,7 @@ class MemoryGuard:
                 self.peak_mb = max(self.peak_mb, now)
             over = now is not None and limit is not None and now > limit
             past = late is not None and time.perf_counter() > late
-            if (over or past) and not importing(self._main):
+            if (over or past) and not atomic(self._main):
                 with self._fire:
                     if self._stop.is_set():  # the guarded block is over
                         return

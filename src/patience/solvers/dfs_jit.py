@@ -19,11 +19,11 @@ Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states me
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
+from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_prune import features
@@ -72,6 +72,8 @@ class DfsJitSolver(Backend):
         stats: dict[str, float] = {"nodes": 0.0}
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
+        if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
+            opts = replace(opts, jit=False)  # no time to load the kernel (work the guard cannot cut)
         jit_s = _warm(opts.jit)
         outs = _phases(engine, opts, t0, limits)
         last = outs[-1]

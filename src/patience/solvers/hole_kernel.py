@@ -46,6 +46,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..interrupt import deferred
+from ..memguard import KERNEL_LOAD_S
 
 __all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "compiled", "fits", "run", "search", "warm_up"]
 
@@ -668,7 +669,9 @@ def run(
         max_slots *= 2
     slots = min(_MIN_SLOTS, max_slots)
     wide = max(cshift + cb * R if NC else 0, sshift + S.bit_length() if S else 0)  # cell and stock fields
-    kernels = compiled() if jit and fits(P, max(hshift, default=0), R, F) and wide <= 62 else None
+    # The kernel's first load is work the time guard cannot cut: started only with KERNEL_LOAD_S left.
+    in_time = READY or _WARMING or deadline - time.perf_counter() >= KERNEL_LOAD_S
+    kernels = compiled() if jit and in_time and fits(P, max(hshift, default=0), R, F) and wide <= 62 else None
     jit_s = 0.0  # compiling (or loading from numba's cache) the kernel, on its first compiled run here
     if kernels is not None and not READY and not _WARMING:
         jit_s = warm_up()
