@@ -163,3 +163,11 @@ def test_a_stale_cache_of_the_playouts_is_dropped(tmp_path, monkeypatch) -> None
     (cache / "playout_kernel.decide-1.py311.nbi").write_text("fresh")
     PK._drop_stale_cache()
     assert (cache / "playout_kernel.decide-1.py311.nbi").exists()
+
+
+def test_safe_playouts_play_on_the_engine_and_replay() -> None:
+    """``playout safe`` (not in the kernel) runs on the engine with the same uniforms; seeded games replay."""
+    opts = {"playouts": 2, "depth": 30, "playout": "safe"}
+    task = PlayTask("klondike", {}, "portable", 9, "mc", opts, 40, keep_moves=True)
+    a, b = play_task(task), play_task(task)
+    assert a.solution == b.solution and a.moves > 10
