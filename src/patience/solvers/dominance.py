@@ -7,7 +7,7 @@ proven in its docstring under exactly those features:
 * ``safe_deal`` -- a stock deal onto an empty waste is played alone (Wolter 2014, Thirty Six rule 2);
 * ``safe_home`` -- a foundation move of a card every possible builder of which is home is played alone
   (Klaver 2022 section 4, Donkersteeg 2010 section 4.5); with worrying back, of a card whose closure under
-  builders and lower cards of a suit is home (ours, proven here; cf. Solvitaire's unproven red-black rule);
+  builders and lower cards of a suit is home or next to go home (Solvitaire's red-black rule, proven here);
 * ``partial_pile`` -- part of a built pile moves only when the card it uncovers can go home
   (Blake & Gent 2019, Appendix C, Theorem 1);
 * ``no_return`` -- with worrying back, a card is not taken off its foundation when ``safe_home`` would send
@@ -68,18 +68,19 @@ def _safe_home_sound(rules: RuleSet) -> bool:
 def _closure_receivers(engine: Engine, builders: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """With worrying back: for each card ``c``, the cards whose being home means all of ``K(c)`` is home.
 
-    ``K(c)`` is the least set of cards that holds every card that may be built onto ``c`` and every card of
-    ``c``'s suit below ``c`` (ranks counted from the foundations' base), and is closed under *builders*
-    (with a card, every card that may be built onto it) and under *lower in suit* (with a card, every card
-    of its suit below it). Closed under lower in suit, ``K(c)`` is, in each suit, the cards from the base
-    up to one highest card, so ``K(c)`` is home exactly when those highest cards are (the tuple returned;
-    ``c``'s predecessor is left out: it is home whenever ``c`` can go home). When ``K(c)`` reaches ``c``
-    (building up and down, or onto a base-rank card: the closure runs round the suit) the tuple holds a
-    card of ``c``'s suit not below ``c``, never home while ``c`` is played: the dominance never fires for
-    it. Building down in suit, ``K(c)`` is ``c``'s suit below ``c`` (nothing to test); down in alternate
-    colours, a red ``r`` needs both black ``r-1`` and the other red ``r-2`` home. (Solvitaire's rule for
-    red-black building with worrying back asks opposite colours at ``r-2`` and the same colour at ``r-3``,
-    without a proof; this one is a rank stricter in each.)
+    ``K(c)`` and ``R(c)`` are the least sets of cards such that ``K`` holds ``c``'s suit below ``c`` and is
+    closed under *lower in suit* (with a card, every card of its suit below it), ``R`` holds, in each
+    other suit, at most the one card just above ``K``'s part of it, and every card that may be built onto
+    ``c`` or onto a card of ``K`` or ``R`` is in ``K``, in ``R`` or ``c`` (a card that must be there and is
+    higher in its suit than that grows ``K`` up to just below it). ``K(c)`` is, in each suit, the cards from
+    the base up to a highest one, so it is home exactly when those highest cards are (the tuple returned;
+    ``c``'s predecessor is left out: it is home whenever ``c`` can go home). A card of ``R`` is home or can go
+    home (its predecessor is in ``K``). When a card above ``c`` in its suit is needed (building up and down,
+    or onto a base-rank card: the closure runs round the suit) the tuple holds ``c``, never home while ``c``
+    is played: the dominance never fires for it. Building down in suit, ``K(c)`` is ``c``'s suit below ``c``
+    (nothing to test); down in alternate colours, a red ``r`` needs both black ``r-2`` and the other red
+    ``r-3`` home (``R``: the black ``r-1`` and the other red ``r-2``): Solvitaire's rule for red-black
+    building with worrying back (``is_valid_auto_foundation_move``), which its paper leaves unproven.
     """
     e = engine
     R, S, base = e.R, e.deck.suits, e.base_rank
@@ -90,20 +91,31 @@ def _closure_receivers(engine: Engine, builders: list[tuple[int, ...]]) -> list[
 
     out: list[tuple[int, ...]] = []
     for c in range(len(builders)):
+        sc = e.suit[c]
         top = [-1] * S  # the highest fpos of each suit in K(c), -1: none
-        top[e.suit[c]] = fpos[c] - 1
-        todo = list(builders[c]) + [card(e.suit[c], p) for p in range(fpos[c])]
-        while todo:
+        top[sc] = fpos[c] - 1
+        done_r = [-1] * S  # the fpos of the card of R(c) whose builders are queued, per suit
+        todo = list(builders[c])
+        for p in range(fpos[c]):
+            todo.extend(builders[card(sc, p)])
+        failed = False
+        while todo and not failed:
             y = todo.pop()
-            t = e.suit[y]
-            if fpos[y] > top[t]:
-                todo.extend(card(t, p) for p in range(top[t] + 1, fpos[y]))  # newly in K: lower in suit
-                top[t] = fpos[y]
-            todo.extend(b for b in builders[y] if fpos[b] > top[e.suit[b]])
-        need = [
-            card(t, top[t]) for t in range(S) if top[t] >= 0 and not (t == e.suit[c] and top[t] < fpos[c])
-        ]
-        out.append(tuple(need))
+            t, f = e.suit[y], fpos[y]
+            if t == sc:
+                failed = f > fpos[c]  # above c in its own suit: c would have to be home first
+                continue
+            if f > top[t] + 1:  # grow K up to just below y; y joins R
+                for p in range(top[t] + 1, f):
+                    todo.extend(builders[card(t, p)])
+                top[t] = f - 1
+            if f == top[t] + 1 and done_r[t] != f:
+                done_r[t] = f
+                todo.extend(builders[y])
+        if failed:
+            out.append((c,))
+            continue
+        out.append(tuple(card(t, top[t]) for t in range(S) if t != sc and top[t] >= 0))
     return out
 
 
@@ -260,7 +272,7 @@ class Dominances:
 
     def _safe_home(self, moves: list[Move]) -> Move | None:
         """A foundation move from a tableau top, a free cell or the reserve, of a card every card that could
-        ever be built onto which is already home (with worrying back: every card of ``K(c)``, below); from the
+        ever be built onto which is already home (with worrying back: ``K(c)`` and ``R(c)``, below); from the
         waste only when the stock turns one card at a time (with several, playing a waste card early changes
         how later deals group the waste, the bug Blake & Gent found in Wolter's Canfield solver).
 
@@ -285,23 +297,28 @@ class Dominances:
         position is reachable, so the play is still a legal macro move.
 
         With worrying back (``removable``) a home card may come back and be built on, so the test is on
-        ``K(c)`` (:func:`_closure_receivers`: closed under builders and under lower in suit, holding ``c``'s
-        builders and its suit below it, not ``c``): every card of ``K(c)`` is home now. Drop from ``s`` also
-        every move of a card of ``K`` (the moves taking it off a foundation, its moves in between, the moves
-        bringing it back) and the ``K`` cards from the groups they top. (i) Only ``K`` cards are ever put on a
-        ``K`` card or on ``c`` (a card goes onto another only by building, wherever it comes from, and what
-        may be built onto them is in ``K``), and ``K`` cards start home and ``c`` on a top, so at every step
-        each pile of the shortened play is the pile of ``s`` with a top run of ``K`` cards (and ``c``) taken
-        off, every cell or space is as free or freer, and every kept move (of a card outside ``K`` and not
-        ``c``) finds its source card and its target card as in ``s``: the target is not in ``K`` or ``c``,
-        since the moved card would then be in ``K``. (ii) A foundation pile of the shortened play holds the
-        pile of ``s`` together with the cards of ``K`` and ``c`` of its suit, which are the cards from the
-        base up to a highest one (``K`` is closed under lower in suit; in ``c``'s suit ``K`` is the cards
-        below ``c``), so it is the longer of the two runs from the base, no gap. A kept foundation move, or a
-        kept move taking a card off a foundation, is of a card ``x`` above that run (``x`` is neither in ``K``
-        nor ``c``), so the top it needs or takes is the one of ``s``. So the shortened play is legal and wins,
-        with at least as many cards home at each step. Building down in suit, ``K(c)`` is ``c``'s suit below
-        ``c``, all home once ``c`` may go home: every such card is safe (Fan).
+        ``K(c)`` and ``R(c)`` (:func:`_closure_receivers`): every card of ``K`` is home now, every card of
+        ``R`` is home or can go home, and whatever may be built onto ``c`` or a card of ``K`` or ``R`` is in
+        ``K``, ``R`` or ``c``. Let *H* be the cards home in the shortened play ("ours") but not in ``s``. Ours
+        keeps every card of ``K`` and ``c`` home for good and plays every other move of ``s``, except: a move
+        of a group whose bottom card is in H is dropped; a move putting a group onto a card of H is replaced
+        by playing the group's cards not in H home one by one from the top down (they are in ``R``: what goes
+        onto a card of H is in ``K``, ``R`` or ``c``, and the ``K`` ones are in H already); a move taking a
+        card off a foundation that is in ``K``, or onto a card of H, is dropped; any other group loses its H
+        cards from its top. Invariants after each step: (i) nothing outside H lies on a card of H in ``s``, so
+        each pile of ours is the pile of ``s`` without a top run of H cards, and every cell or space is as
+        free or freer; (ii) a foundation pile of ours is the pile of ``s`` together with its suit's H cards, a
+        run from the base: ``K`` is a run from the base in each suit, ``R`` holds only the next card above it,
+        and ``c``'s suit is ``K``'s part below ``c``, so the run has no gap. A card of ``R`` sent home by the
+        replacement finds its predecessor (in ``K``) on top: no card above it is home in ``s`` or in H. A kept
+        move of a card ``x`` outside H finds its source and target as in ``s`` (its target is not in H: ``x``
+        would then be in ``R``, a replaced move), and a kept foundation move or worrying back of ``x`` finds
+        the top of ``s``, since a card of H above ``x`` in its suit would put ``x`` in ``K``. Stock and waste
+        hold no card of H (none goes there), face-down cards only turn up earlier, no space must take a card.
+        So the shortened play is legal and wins, with at least as many cards home at each step; it is no
+        longer than ``s``: each card sent home by a replacement saves the later move of ``s`` that plays it
+        home (dropped then: it is in H), and the replaced move itself is dropped. Building down in suit,
+        ``K(c)`` is ``c``'s suit below ``c``, all home once ``c`` may go home: every such card is safe (Fan).
         """
         e = self.e
         home: dict[int, int] | None = None
