@@ -77,8 +77,8 @@ def _fits_home(S, L, C, X, card):
 
 
 def _in_set(S, L, C, X, buf, n, ms):
-    """``players._in_set``: keep the moves of ``buf[:n]`` in move set ``ms`` (all ``n`` if that leaves none),
-    in order; return how many are kept."""
+    """``players._in_set`` without its fallback: keep the moves of ``buf[:n]`` in move set ``ms``, in
+    order; return how many are kept (0: none is in the set, and ``buf`` is unchanged)."""
     if ms == 0:
         return n
     H, op, oh, od = L[K._H], L[K._OPILE], L[K._OHGT], L[K._ODOWN]
@@ -95,7 +95,7 @@ def _in_set(S, L, C, X, buf, n, ms):
         if ok:
             buf[k] = m
             k += 1
-    return k if k else n
+    return k
 
 
 def _down_sum(S, L):
@@ -105,11 +105,25 @@ def _down_sum(S, L):
     return t
 
 
-def _playout(S, L, C, X, HS, Z, buf, first, u, ui, depth, stall, ms, out):
+def _moves(S, L, Lq, C, X, buf, ms):
+    """``players._in_set`` of the legal moves: those of move set ``ms`` in the engine's order, or every
+    legal move if none is in the set; return how many. ``Lq``: ``L`` without worrying back, whose moves
+    no set but ``all`` (0) keeps, so they are generated only for the fallback (the other moves keep
+    their order: ``_gen`` lists moves out of a foundation after every other move but the stock's)."""
+    if ms == 0:
+        return _gen(S, L, C, buf, 0)
+    n = _gen(S, Lq, C, buf, 0)
+    k = _in_set(S, L, C, X, buf, n, ms) if n else 0
+    if k:
+        return k
+    return _gen(S, L, C, buf, 0)
+
+
+def _playout(S, L, Lq, C, X, HS, Z, buf, first, u, ui, depth, stall, ms, out):
     """``players._playout`` on packed state ``S``: play ``first``, then random moves of move set ``ms``
     (the ``t``-th: ``floor(u[ui + t] * n)``) until won, no move, ``depth`` moves or more than ``stall``
     moves in a row that turn no card up and send none home. ``out``: (most cards home, cards sent home,
-    other moves)."""
+    other moves). ``Lq``: see :func:`_moves`."""
     nf = L[K._ONFND]
     total = L[K._NCARDS]
     start = S[nf]
@@ -119,10 +133,9 @@ def _playout(S, L, C, X, HS, Z, buf, first, u, ui, depth, stall, ms, out):
     quiet = 0
     other = 0 if ((first >> 3) & 7) == K.FND else 1
     for _ in range(depth):
-        n = _gen(S, L, C, buf, 0)
+        n = _moves(S, L, Lq, C, X, buf, ms)
         if n == 0:
             break
-        n = _in_set(S, L, C, X, buf, n, ms)
         r = np.int64(u[ui] * n)
         ui += 1
         m = buf[min(r, n - 1)]
@@ -159,12 +172,12 @@ def _retop(S, L):
             S[o + S[op + i * H + h - 1]] |= 1 << i
 
 
-def decide(S0, L, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, res, frame):
+def decide(S0, L, Lq, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, res, frame):
     """Every playout of one decision: for each candidate move of ``cands`` (packed), ``playouts`` playouts
     from ``S0`` with the unseen cards ``unseen`` dealt anew into the places ``hid`` of ``S`` (none: the state
     as packed). ``res[(i * playouts + j), :]``: (most cards home, cards sent home, other moves) of playout
     ``j`` of candidate ``i``. Stops at the first playout that wins (the player plays its move at once);
-    returns how many playouts were played."""
+    returns how many playouts were played. ``Lq``: ``L`` without worrying back (:func:`_moves`)."""
     S = S0.copy()
     HS = np.zeros(2 * (2 * L[K._P] + 5), dtype=np.uint64)  # the kernel keeps a key; a playout ignores it
     buf = np.zeros(frame + 1, dtype=np.int64)
@@ -191,7 +204,7 @@ def decide(S0, L, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, re
                 for k in range(nh):
                     S[hid[k]] = cards[k]
                 _retop(S, L)
-            _playout(S, L, C, X, HS, Z, buf, cands[i], u, b + nh, depth, stall, ms, one)
+            _playout(S, L, Lq, C, X, HS, Z, buf, cands[i], u, b + nh, depth, stall, ms, one)
             row = i * playouts + j
             res[row, 0] = one[0]
             res[row, 1] = one[1]
@@ -202,7 +215,7 @@ def decide(S0, L, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, re
     return done
 
 
-_HELPERS = (_fits_home, _in_set, _down_sum, _playout, _retop)
+_HELPERS = (_fits_home, _in_set, _moves, _down_sum, _playout, _retop)
 _COMPILED: Callable[..., Any] | None = None
 COMPILE_SECONDS = 0.0
 
@@ -272,6 +285,7 @@ class _Rules:
     """A game's packed constants: ``L``, ``C`` (from a template deal), the player's ``X``, the move frame."""
 
     L: np.ndarray
+    Lq: np.ndarray  # L without worrying back (see _moves)
     C: np.ndarray
     X: np.ndarray
     frame: int
@@ -289,7 +303,9 @@ def _rules(template: Engine, key: tuple[str, str], suit_home: bool, dealt_base: 
         p = pack(template)
         p.L[K._KPLUS] = 0  # a player turns the stock card by card: no stock-access moves
         X = np.array([int(suit_home), int(dealt_base)], dtype=np.int64)
-        got = _RULES[key] = _Rules(p.L, p.C, X, p.frame, len(template.stock) + len(template.waste))
+        Lq = p.L.copy()
+        Lq[K._REMOV] = 0
+        got = _RULES[key] = _Rules(p.L, Lq, p.C, X, p.frame, len(template.stock) + len(template.waste))
     return got
 
 
@@ -374,7 +390,7 @@ def run(
     res = np.zeros((len(cands) * playouts, 3), dtype=np.int64)
     cm = np.array([from_move(m) for m in cands], dtype=np.int64)
     with np.errstate(over="ignore"):
-        done = fn(view.S, rk.L, rk.C, rk.X, K.SEEDS, view.hid, view.unseen, cm, playouts, depth, stall,
+        done = fn(view.S, rk.L, rk.Lq, rk.C, rk.X, K.SEEDS, view.hid, view.unseen, cm, playouts, depth, stall,
                   MOVE_SET_CODES[move_set], u, res, rk.frame)  # fmt: skip
     return res[: int(done)]
 
