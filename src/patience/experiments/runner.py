@@ -69,35 +69,11 @@ def _solve(inst: Instance, task: Task, t0: float) -> Result:
         return Result(Status.UNKNOWN, backend=task.backend, message=MEMORY_OUT, reason=Reason.MEMORY)
 
 
-# Backends that may run a numba kernel (the hole search; dfs-jit, portfolio's first stage). A deal starts
-# a kernel's first load in a process only with KERNEL_LOAD_S of its limit left (the time guard cannot cut
-# a load), so a worker loads the kernels once before its first deal's clock, as ``make`` compiles them at
-# set-up: every deal's limit then covers that deal's own work, and short limits still search compiled.
-KERNEL_BACKENDS = frozenset({"auto", "dfs", "dfs-jit", "portfolio", "hole-portfolio", "cpsat"})
-_kernels_loaded = False
-
-
-def load_kernels(backend: str) -> None:
-    """Load numba's search kernels in this process, once, when ``backend`` may use them."""
-    global _kernels_loaded
-    if _kernels_loaded or backend not in KERNEL_BACKENDS:
-        return
-    _kernels_loaded = True
-    from ..solvers import dfs_jit, hole_kernel
-
-    try:
-        hole_kernel.warm_up()
-        dfs_jit._warm(True)
-    except Exception:  # a broken numba: the deals search uncompiled, and say why if it matters to them
-        return
-
-
 def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:
     """Deal and solve one task (in a worker); never raises: failures become ``error`` rows."""
     overrides = dict(task.overrides)
     sha = None
     solution = None
-    load_kernels(task.backend)  # before the deal's clock: the process's set-up, as its start-up is
     t0 = time.perf_counter()
     try:
         inst = deal(task.game, task.seed, task.generator, overrides or None)
