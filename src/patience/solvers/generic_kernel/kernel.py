@@ -792,6 +792,17 @@ def _moved_card(S, L, m):
     return S[L[_OFND] + si * L[_FH] + S[L[_OFLEN] + si] - cnt]
 
 
+def _suit_heights(S, L, C, home):
+    """Fill ``home[s]`` with the cards of suit ``s`` on the foundations (suit foundations: a pile's bottom
+    card names its suit; 0 for a suit with no pile started)."""
+    for s in range(L[_NSUITS]):
+        home[s] = 0
+    for fi in range(L[_F]):
+        fl = S[L[_OFLEN] + fi]
+        if fl:
+            home[C[L[_OSUIT] + S[L[_OFND] + fi * L[_FH]]]] = fl
+
+
 def _safe_home(S, L, C, stk, base, n, home):
     """Dominance ``safe_home`` (:meth:`patience.solvers.dominance.Dominances._safe_home`): the index of the
     first foundation move from a pile, a cell or the reserve of a card all of whose possible builders are
@@ -805,12 +816,7 @@ def _safe_home(S, L, C, stk, base, n, home):
             continue
         card = _moved_card(S, L, m)
         if not filled:
-            for s in range(L[_NSUITS]):
-                home[s] = 0
-            for fi in range(L[_F]):
-                fl = S[L[_OFLEN] + fi]
-                if fl:
-                    home[C[L[_OSUIT] + S[L[_OFND] + fi * L[_FH]]]] = fl
+            _suit_heights(S, L, C, home)
             filled = True
         ok = True
         for x in range(C[L[_ORCS] + card], C[L[_ORCS] + card + 1]):
@@ -938,12 +944,7 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
         st[_FPART] += n - k
         n = k
     if len(flags) > 5 and flags[5]:
-        for s in range(L[_NSUITS]):
-            home[s] = 0
-        for fi in range(L[_F]):
-            fl = S[L[_OFLEN] + fi]
-            if fl:
-                home[C[L[_OSUIT] + S[L[_OFND] + fi * L[_FH]]]] = fl
+        _suit_heights(S, L, C, home)
         k = 0
         for q in range(n):
             m = stk[sp + q]
@@ -1085,8 +1086,8 @@ _HELPERS = (
     _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen, _hid,
     _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
     _cell_set, _reserve_hash, _stock_hash, _qcard, _resplit, _redealt, _take, _put, _turn, _deal_piles,
-    _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card, _safe_home,
-    _partial_ok, _returns_home, _stays_home_suit, _score, _children,
+    _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card, _suit_heights,
+    _safe_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
