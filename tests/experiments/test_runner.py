@@ -157,6 +157,7 @@ def test_memory_limit_stops_a_growing_backend_inline_and_in_a_worker(fake_backen
     headroom = int(max((rss_mb() or 0) - BASE_MB, 0)) + 100  # this test process may be past the base
     row, _ = run_task(_task("hog", memory_mb=headroom))
     assert (row.status, row.message, row.stats.get("reason")) == ("unknown", "memory out", "memory")
+    assert row.stats["seconds"] > 0  # the time it ran before the guard stopped it
     ex = ProcessExecutor(1)
     try:
         [(row, _)] = list(ex.map_unordered(run_task, [_task("hog", memory_mb=50)]))

@@ -304,3 +304,25 @@ def test_auto_choice_that_does_not_support_the_rules_is_unsupported(monkeypatch:
     result = solve(deal("black-hole", 1), "auto", Limits(seconds=1))
     assert result.status is Status.UNSUPPORTED
     assert result.message.startswith("needs-extra does not support black-hole; backends that do: cpsat")
+
+
+def test_guard_result_tells_the_guards_stops_from_a_real_interrupt():
+    """A guard stop is an UNKNOWN with its message, reason and seconds; any other interrupt is not the
+    guard's to report (None)."""
+    from patience.memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
+    from patience.solvers.base import Reason, Status, guard_result
+
+    guard = MemoryGuard(None)
+    assert guard_result(guard, "dfs", 1.5) is None
+    guard.timed_out = True
+    r = guard_result(guard, "dfs", 1.5)
+    assert (r.status, r.message, r.reason, r.stats["seconds"], r.backend) == (
+        Status.UNKNOWN,
+        TIME_LIMIT,
+        Reason.TIME,
+        1.5,
+        "dfs",
+    )
+    guard.timed_out, guard.tripped = False, True
+    r = guard_result(guard, "planning", 2.0)
+    assert (r.message, r.reason, r.stats["seconds"]) == (MEMORY_OUT, Reason.MEMORY, 2.0)

@@ -18,8 +18,8 @@ import click
 
 from ..instance import Instance, atomic_write
 from ..interrupt import INTERRUPTED
-from ..memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
-from ..solvers.base import Limits, Reason, Result, Status, solve, unsupported_reason
+from ..memguard import TIME_LIMIT, MemoryGuard
+from ..solvers.base import Limits, Reason, Result, Status, guard_result, solve, unsupported_reason
 from ..validate import solution_json
 from .backends import check_backend, check_supported
 from .errors import EXIT_BACKEND_ERROR, EXIT_INTERRUPTED, EXIT_NOT_WON, EXIT_USAGE, UsageError, guard
@@ -113,8 +113,10 @@ def solve_cmd(
         click.echo(_summary(inst, result, backend))
         if why is not None:
             # Each fact holds in the deal; together they leave no order of play (proven by CP-SAT).
-            click.echo(f"lost because of these {plural(len(why), 'fact')} alone (no order of play that keeps"
-                       " them fits the rank rule):")
+            click.echo(
+                f"lost because of these {plural(len(why), 'fact')} alone (no order of play that keeps"
+                " them fits the rank rule):"
+            )
             for fact in why:
                 click.echo(f"  - {fact}")
         elif explain and result.status is Status.UNSOLVABLE:
@@ -133,7 +135,7 @@ def _run(inst: Instance, backend: str, limits: Limits) -> Result:
     """Solve one deal within ``limits``; Ctrl-C and the guard give UNKNOWN (interrupted, memory, time)."""
     if limits.seconds <= 0:
         return Result(
-            Status.UNKNOWN, backend=backend, message="time limit", stats={"seconds": 0.0}, reason=Reason.TIME
+            Status.UNKNOWN, backend=backend, message=TIME_LIMIT, stats={"seconds": 0.0}, reason=Reason.TIME
         )
     t0 = time.perf_counter()
     # Resident set past its base + --max-mb, or still running GRACE_S past the limit: stopped like Ctrl-C.
@@ -142,14 +144,14 @@ def _run(inst: Instance, backend: str, limits: Limits) -> Result:
         with guard_mb:
             result = solve(inst, backend, limits)
     except KeyboardInterrupt:  # Ctrl-C (exit 130) or the guard: the deal is undecided
-        if guard_mb.timed_out:
-            why_stopped, reason = TIME_LIMIT, Reason.TIME
-        elif guard_mb.tripped:
-            why_stopped, reason = MEMORY_OUT, Reason.MEMORY
-        else:
-            why_stopped, reason = INTERRUPTED, Reason.INTERRUPTED
-        stats = {"seconds": time.perf_counter() - t0}
-        result = Result(Status.UNKNOWN, stats=stats, backend=backend, message=why_stopped, reason=reason)
+        seconds = time.perf_counter() - t0
+        result = guard_result(guard_mb, backend, seconds) or Result(
+            Status.UNKNOWN,
+            stats={"seconds": seconds},
+            backend=backend,
+            message=INTERRUPTED,
+            reason=Reason.INTERRUPTED,
+        )
     if limits.memory_mb is not None:
         result.stats.update(base_mb=round(guard_mb.base_mb, 1), peak_mb=round(guard_mb.peak_mb, 1))
     return result

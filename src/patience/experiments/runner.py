@@ -17,8 +17,8 @@ from typing import Any
 
 from ..deals import deal
 from ..instance import Instance
-from ..memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
-from ..solvers.base import BACKENDS, Entry, Limits, Reason, Result, Status, solve
+from ..memguard import TIME_LIMIT, MemoryGuard
+from ..solvers.base import BACKENDS, Entry, Limits, Reason, Result, Status, guard_result, solve
 from .executors import Executor, InlineExecutor
 from .stats import Estimate, estimate, percentiles
 from .store import Row, Store, rules_key
@@ -59,14 +59,10 @@ def _solve(inst: Instance, task: Task, t0: float) -> Result:
         with guard:
             return solve(inst, task.entry or task.backend, Limits(seconds=left, memory_mb=task.memory_mb))
     except KeyboardInterrupt:
-        if guard.timed_out:
-            stats = {"seconds": time.perf_counter() - t0}
-            return Result(
-                Status.UNKNOWN, stats=stats, backend=task.backend, message=TIME_LIMIT, reason=Reason.TIME
-            )
-        if not guard.tripped:
+        stopped = guard_result(guard, task.backend, time.perf_counter() - t0)
+        if stopped is None:  # not the guard's: a real interrupt
             raise
-        return Result(Status.UNKNOWN, backend=task.backend, message=MEMORY_OUT, reason=Reason.MEMORY)
+        return stopped
 
 
 def run_task(task: Task) -> tuple[Row, tuple[dict[str, Any], ...] | None]:

@@ -29,7 +29,7 @@ import msgspec
 
 from ..engine import unsupported
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
+from ..memguard import MEMORY_OUT, TIME_LIMIT, MemoryGuard
 from ..rules import RuleSet, list_games
 from ..validate import replay
 from .registry import BACKENDS, Entry
@@ -47,6 +47,7 @@ __all__ = [
     "Status",
     "available_backends",
     "get_solver",
+    "guard_result",
     "hides_cards",
     "make_options",
     "solve",
@@ -139,6 +140,18 @@ class Result:
         if self.solution is not None:
             out["moves"] = list(self.solution)
         return out
+
+
+def guard_result(guard: MemoryGuard, backend: str, seconds: float) -> Result | None:
+    """The UNKNOWN result of a run the guard stopped (memory out, or its deadline passed), with the
+    seconds it ran; None when the KeyboardInterrupt was not the guard's (a real Ctrl-C)."""
+    if guard.timed_out:
+        message, reason = TIME_LIMIT, Reason.TIME
+    elif guard.tripped:
+        message, reason = MEMORY_OUT, Reason.MEMORY
+    else:
+        return None
+    return Result(Status.UNKNOWN, stats={"seconds": seconds}, backend=backend, message=message, reason=reason)
 
 
 @dataclass(frozen=True)
