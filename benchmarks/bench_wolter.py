@@ -122,7 +122,7 @@ def removed(args) -> list[str]:
                 r = run_removed(game, range(1, n + 1), limit_s=args.limit, store=store, executor=ex)
                 secs = time.perf_counter() - t0
                 pub = WOLTER["mean_removed"][game]
-                conv = "home" if game == "binary-star" else "moved"
+                conv = WOLTER["mean_removed_convention"][game]
                 lines.append(
                     f"| {game} | {n} | {r.won} | {r.lost} | {r.undecided + r.inexact} | "
                     f"{r.mean('moved'):.2f} | {r.mean('home'):.2f} | "

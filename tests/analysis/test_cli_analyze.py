@@ -38,6 +38,16 @@ def test_removed_and_inversion_small(tmp_path) -> None:
     assert code == 0 and "0 disagreements" in out
 
 
+@pytest.mark.parametrize(("game", "convention"), [("black-hole", "home"), ("all-in-a-row", "moved")])
+def test_removed_quotes_the_published_mean_beside_its_convention(
+    tmp_path, game: str, convention: str
+) -> None:
+    """Wolter's mean is printed on the line of the convention it is read in (``mean_removed_convention``)."""
+    code, out, _ = _run("removed", game, "-n", "2", "--db", str(tmp_path / "r.sqlite"), "-j", "0", "-q")
+    [line] = [x for x in out.splitlines() if "published, Wolter 2014" in x]
+    assert code == 0 and line.startswith(f"mean, {convention}:")
+
+
 def test_shuffles_small() -> None:
     code, out, _ = _run("shuffles", "all-in-a-row", "-k", "1", "-n", "2", "--start", "sorted", "--by", "rows",
                         "--set", "suits=3", "--set", "ranks=8", "--set", "piles=6")  # fmt: skip

@@ -9,10 +9,12 @@ lower bound, is counted apart and left out of the histogram and the mean.
 Two counting conventions, named in every output (:data:`CONVENTIONS`):
 
 * ``moved``: cards moved during play. Black Hole's starting Ace of Spades does not count, so a win is
-  51; an All in a Row win is 52. Wolter's Black Hole and All in a Row axes and means (46.27, 47.68).
+  51; an All in a Row win is 52. Wolter's Black Hole and All in a Row histogram axes, and his All in a
+  Row mean (47.68).
 * ``home``: cards on the foundations at the end, the dealt starting cards included: a Black Hole win is
   52 (as ``patience report`` plots it), a Binary Star win 104. Wolter's Binary Star mean (96.1 "of the
-  104 cards", counting its two starting cards) is in this convention.
+  104 cards", counting its two starting cards) is in this convention, and his Black Hole mean (46.27) is
+  read in it too (``analysis.published.WOLTER["mean_removed_convention"]`` says why).
 """
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ def removed_cmd(
     r = removed_from_rows(name, load_game(name, overrides).rules, rows)
     published = _published("mean_removed") if not overrides and generator in GENERATORS else {}
     pub = published.get(name)  # type: ignore[union-attr]
-    pub_convention = "home" if name == "binary-star" else "moved"  # Wolter counts Binary Star's 2 starts
+    pub_convention = _published("mean_removed_convention").get(name, "moved")  # type: ignore[union-attr]
     if as_json:
         emit_json(
             {
