@@ -190,6 +190,8 @@ BACKENDS: dict[str, Entry] = {
         Entry("planner", "patience.solvers.pddl_planner", "ExternalPlanner", planner_supports),
         # dfs over the compiled generic kernel, open rearrangement games (solvers/dfs_jit.py, generic_kernel/)
         Entry("dfs-jit", "patience.solvers.dfs_jit", "DfsJitSolver", kernel_supports),
+        # planning's greedy best-first search over the compiled generic kernel (solvers/planning_jit.py)
+        Entry("planning-jit", "patience.solvers.planning_jit", "PlanningJitSolver", kernel_supports),
         # dfs with exact_max: lost hole deals searched again without reach/degree for the exact most
         # cards removed (Wolter 2014's histograms; patience analyze removed)
         Entry(

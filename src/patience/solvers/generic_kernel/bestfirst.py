@@ -1,0 +1,555 @@
+"""Greedy best-first search on the generic kernel's packed state: ``planning``'s greedy mode, compiled.
+
+The same search as :func:`patience.solvers.planning.search` with ``SearchConfig("greedy")`` (FIFO ties, or
+``lifo``), written on the arrays of :mod:`.kernel` so numba compiles it (plain Python with numba off):
+
+* **Nodes** are parallel arrays ``parent``, ``move``, ``flip`` (what ``_apply`` returned, for ``_undo``) and
+  ``depth``; node 0 is the root. One packed state walks the tree: expanding a node undoes the current
+  node's moves up to the deepest common ancestor and applies the moves down to it (:func:`_goto`), as
+  ``planning``'s ``_Tree.goto`` does with the engine.
+* **Open list**: a binary heap of int64 keys ``h << 40 | tie`` in one array, ``h`` the informed heuristic
+  times two plus :data:`H_OFFSET` (an integer: every term of ``heuristics._suits_informed`` is a multiple of
+  0.5), ``tie`` the node id (oldest first, planning's default) or ``2**40 - 1 - id`` (newest first), so the
+  pop order is ``heapq``'s on ``(h, counter)``: a node's id is the counter ``planning`` gives it.
+* **Children** (:func:`_children`): the legal moves of ``_gen`` in the engine's order; a forced move
+  (``safe_deal``, then ``safe_home``) alone, else the moves that ``partial_pile`` and ``no_return`` keep
+  (:meth:`patience.solvers.dominance.Dominances.forced` / ``prune``, through the kernel's packed tests).
+* **Duplicates**: every generated state's 128-bit kernel key goes into the kernel's open-addressing table
+  (:func:`.kernel._slot`); a state met again is dropped (greedy never reopens). The goal (every card home)
+  is tested when a state is generated, after the duplicate test, as ``planning`` does.
+* **Heuristics** (:func:`_h2`): ``heuristics._suits_informed`` (suit foundations) and
+  ``heuristics._runs_informed`` (run foundations, Spider), the two the kernel's games use, times two.
+
+With the same heuristic, the same children in the same order, the same keys (up to 2**-128 collisions) and
+the same tie-breaking, it expands the same nodes in the same order as ``planning``'s greedy search (tests
+compare the counts). The loop runs in chunks of expansions and resumes exactly (all state in arrays, scalars
+in ``st``): between chunks Python checks the clock and grows the arrays within the memory budget.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...interrupt import deferred
+from . import kernel as K
+from .kernel import (
+    _BASE,
+    _F,
+    _FH,
+    _H,
+    _MAXRED,
+    _NC,
+    _NCARDS,
+    _NSUITS,
+    _OCELL,
+    _ODOWN,
+    _OFLEN,
+    _OFND,
+    _OHGT,
+    _ONE,
+    _ONFND,
+    _OPILE,
+    _ORANK,
+    _OSLEN,
+    _OSUIT,
+    _OWLEN,
+    _OWST,
+    _P,
+    _R,
+    STK,
+    WST,
+    _apply,
+    _gen,
+    _key,
+    _partial_ok,
+    _returns_home,
+    _safe_home,
+    _slot,
+    _suit_heights,
+    _undo,
+)
+
+__all__ = ["H_OFFSET", "HEURISTICS", "compiled", "run", "warm_up"]
+
+HEURISTICS = {"suits": 0, "runs": 1}  # heuristics.pick_heuristic's names the kernel's games get
+H_OFFSET = 1 << 16  # added to 2h so the heap key stays positive (an empty pile's credit can make h < 0)
+_TIE_BITS = 40
+_TIE_MASK = (1 << _TIE_BITS) - 1
+# st[] fields.
+(_CUR, _NNODES, _NHEAP, _EXP, _GENC, _NTAB, _FHOME, _FPART, _FDEAL, _FRET, _WNODE, _WMOVE, _NAV, _MAXD,
+ _BEST) = range(15)  # fmt: skip
+NST = 15
+CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
+
+
+# The informed heuristics, times two ------------------------------------------------------------------------
+def _h2_suits(S, L, C, need):
+    """2 x ``heuristics._suits_informed``: cards not home, blockers (cards above a lower rank in their pile;
+    the waste too without redeals), the cards above each suit's next foundation card, face-down cards,
+    occupied cells, empty piles. ``need``: scratch of one int per suit."""
+    P, H, R = L[_P], L[_H], L[_R]
+    op, oh, orank, osuit = L[_OPILE], L[_OHGT], L[_ORANK], L[_OSUIT]
+    h = 4 * (L[_NCARDS] - S[L[_ONFND]])
+    inv = 0
+    for i in range(P):
+        low = 1 << 30
+        for k in range(S[oh + i]):
+            r = C[orank + S[op + i * H + k]]
+            if r > low:
+                inv += 1
+            elif r < low:
+                low = r
+    if L[_MAXRED] == 0:
+        low = 1 << 30
+        for k in range(S[L[_OWLEN]]):
+            r = C[orank + S[L[_OWST] + k]]
+            if r > low:
+                inv += 1
+            elif r < low:
+                low = r
+    h += 6 * inv
+    # _next_card_depth: need[s] is the card code wanted by suit s's foundation, or -1.
+    ns = L[_NSUITS]
+    for s in range(ns):
+        need[s] = L[_BASE]
+    for fi in range(L[_F]):
+        fl = S[L[_OFLEN] + fi]
+        if fl:
+            top = S[L[_OFND] + fi * L[_FH] + fl - 1]
+            r = C[orank + top]
+            need[C[osuit + top]] = r + 1 if r < R else 0
+    for s in range(ns):
+        need[s] = s * R + need[s] - 1 if need[s] else -1
+    depth = 0
+    for i in range(P):
+        n = S[oh + i]
+        for k in range(n):
+            c = S[op + i * H + k]
+            if need[C[osuit + c]] == c:
+                depth += n - 1 - k
+    h += 2 * depth
+    down = 0
+    empty = 0
+    for i in range(P):
+        down += S[L[_ODOWN] + i]
+        if S[oh + i] == 0:
+            empty += 1
+    h += 4 * down - empty
+    for c in range(L[_NC]):
+        if S[L[_OCELL] + c] >= 0:
+            h += 1
+    return h
+
+
+def _h2_runs(S, L, C):
+    """2 x ``heuristics._runs_informed``: cards not home, breaks in same-suit descending order, face-down
+    cards."""
+    P, H = L[_P], L[_H]
+    op, oh, orank, osuit = L[_OPILE], L[_OHGT], L[_ORANK], L[_OSUIT]
+    breaks = 0
+    down = 0
+    for i in range(P):
+        o = op + i * H
+        for k in range(1, S[oh + i]):
+            a, b = S[o + k - 1], S[o + k]
+            if C[osuit + a] != C[osuit + b] or C[orank + b] != C[orank + a] - 1:
+                breaks += 1
+        down += S[L[_ODOWN] + i]
+    return 2 * (L[_NCARDS] - S[L[_ONFND]] + 2 * breaks + 2 * down)
+
+
+def _h2(S, L, C, kind, need):
+    """The informed heuristic ``kind`` (:data:`HEURISTICS`) of the state, times two."""
+    if kind == 1:
+        return _h2_runs(S, L, C)
+    return _h2_suits(S, L, C, need)
+
+
+# Children, the walk, the heap ------------------------------------------------------------------------------
+def _children(S, L, C, out, flags, home, st):
+    """The moves to search from the current state at ``out[0:n]``, in the engine's order; return ``n``.
+
+    ``flags``: safe_deal, safe_home, partial_pile, no_return (``Dominances.on``): a forced move is the only
+    child (``Dominances.forced``), else the moves the prunes keep (``Dominances.prune``).
+    """
+    n = _gen(S, L, C, out, 0)
+    if n == 0:
+        return 0
+    if flags[0] and S[L[_OWLEN]] == 0 and S[L[_OSLEN]]:
+        for q in range(n):
+            m = out[q]
+            if (m & 7) == STK and ((m >> 3) & 7) == WST:
+                out[0] = m
+                st[_FDEAL] += 1
+                return 1
+    if flags[1]:
+        q = _safe_home(S, L, C, out, 0, n, home)
+        if q >= 0:
+            out[0] = out[q]
+            st[_FHOME] += 1
+            return 1
+    if flags[2]:
+        k = 0
+        for q in range(n):
+            m = out[q]
+            if _partial_ok(S, L, C, m):
+                out[k] = m
+                k += 1
+        st[_FPART] += n - k
+        n = k
+    if flags[3]:
+        _suit_heights(S, L, C, home)
+        k = 0
+        for q in range(n):
+            m = out[q]
+            if not _returns_home(S, L, C, m, home):
+                out[k] = m
+                k += 1
+        st[_FRET] += n - k
+        n = k
+    return n
+
+
+def _goto(S, L, C, HS, Z, st, parent, move, flip, depth, fwd, node):
+    """Walk the packed state from node ``st[_CUR]`` to ``node`` through their deepest common ancestor."""
+    a = st[_CUR]
+    b = node
+    if a == b:
+        return
+    nf = 0
+    steps = 0
+    while depth[b] > depth[a]:
+        fwd[nf] = b
+        nf += 1
+        b = parent[b]
+    while depth[a] > depth[b]:
+        _undo(S, L, C, HS, Z, move[a], flip[a])
+        a = parent[a]
+        steps += 1
+    while a != b:
+        _undo(S, L, C, HS, Z, move[a], flip[a])
+        a = parent[a]
+        fwd[nf] = b
+        nf += 1
+        b = parent[b]
+        steps += 1
+    for q in range(nf - 1, -1, -1):
+        x = fwd[q]
+        _apply(S, L, C, HS, Z, move[x])
+    st[_NAV] += steps + nf
+    st[_CUR] = node
+
+
+def _heap_push(heap, n, key):
+    """Push ``key`` onto the binary min-heap ``heap[0:n]``; return the new size."""
+    i = n
+    while i > 0:
+        p = (i - 1) >> 1
+        if heap[p] <= key:
+            break
+        heap[i] = heap[p]
+        i = p
+    heap[i] = key
+    return n + 1
+
+
+def _heap_pop(heap, n):
+    """The least key of ``heap[0:n]`` (removed; the size becomes ``n - 1``)."""
+    top = heap[0]
+    n -= 1
+    if n == 0:
+        return top
+    key = heap[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and heap[c + 1] < heap[c]:
+            c += 1
+        if heap[c] >= key:
+            break
+        heap[i] = heap[c]
+        i = c
+    heap[i] = key
+    return top
+
+
+def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, home, need, flags, kind, lifo,
+           frame, stop_at):  # fmt: skip
+    """Greedy best-first search until a win (WON: ``st[_WNODE]`` and ``st[_WMOVE]``), an empty open list
+    (COMPLETE), ``st[_EXP] >= stop_at`` (CHUNK) or arrays too small for one more expansion (GROW: the caller
+    enlarges them and calls again)."""
+    total = L[_NCARDS]
+    nnodes = st[_NNODES]
+    nheap = st[_NHEAP]
+    ntab = st[_NTAB]
+    code = CHUNK
+    while True:
+        if nheap == 0:
+            code = COMPLETE
+            break
+        if st[_EXP] >= stop_at:
+            break
+        if nnodes + frame > len(parent) or 2 * (ntab + frame) > len(tab) // 2 or st[_MAXD] + 2 > len(fwd):
+            code = GROW
+            break
+        key = _heap_pop(heap, nheap)
+        nheap -= 1
+        tie = key & _TIE_MASK
+        node = _TIE_MASK - tie if lifo else tie
+        _goto(S, L, C, HS, Z, st, parent, move, flip, depth, fwd, node)
+        st[_EXP] += 1
+        n = _children(S, L, C, out, flags, home, st)
+        d1 = depth[node] + 1
+        won = False
+        for q in range(n):
+            m = out[q]
+            st[_GENC] += 1
+            f = _apply(S, L, C, HS, Z, m)
+            a = _key(L, HS, 0) | _ONE
+            b = _key(L, HS, 1)
+            s = _slot(tab, a, b)
+            if s >= 0:
+                _undo(S, L, C, HS, Z, m, f)
+                continue
+            fc = S[L[_ONFND]]
+            if fc > st[_BEST]:
+                st[_BEST] = fc
+            if fc == total:
+                _undo(S, L, C, HS, Z, m, f)
+                st[_WNODE] = node
+                st[_WMOVE] = m
+                won = True
+                break
+            h = _h2(S, L, C, kind, need) + H_OFFSET
+            _undo(S, L, C, HS, Z, m, f)
+            tab[2 * (-1 - s)] = a
+            tab[2 * (-1 - s) + 1] = b
+            ntab += 1
+            parent[nnodes] = node
+            move[nnodes] = m
+            flip[nnodes] = f
+            depth[nnodes] = d1
+            tie = _TIE_MASK - nnodes if lifo else nnodes
+            nheap = _heap_push(heap, nheap, (h << _TIE_BITS) | tie)
+            nnodes += 1
+        if d1 > st[_MAXD]:
+            st[_MAXD] = d1
+        if won:
+            code = WON
+            break
+    st[_NNODES] = nnodes
+    st[_NHEAP] = nheap
+    st[_NTAB] = ntab
+    return code
+
+
+# Compilation and the chunked runner ---------------------------------------------------------------------
+_HELPERS = (_h2_suits, _h2_runs, _h2, _children, _goto, _heap_push, _heap_pop)
+_COMPILED: Callable[..., Any] | None = None
+COMPILE_SECONDS = 0.0
+
+
+def _kernel_digest() -> str:
+    """A digest of the kernel's source: numba's cache of :func:`search` checks only this file's stamp, so a
+    changed kernel helper would otherwise be served from a stale cache."""
+    return hashlib.sha256(Path(K.__file__).read_bytes()).hexdigest()[:16]
+
+
+def _drop_stale_cache() -> None:
+    """Delete this module's numba cache files when the kernel's source changed since they were written."""
+    cache = Path(__file__).parent / "__pycache__"
+    stamp = cache / "bestfirst.kernel-digest"
+    digest = _kernel_digest()
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for f in cache.glob("bestfirst.*.nb[ic]"):
+            f.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # pragma: no cover - a read-only tree: numba then caches nothing either
+        pass
+
+
+def compiled() -> Callable[..., Any] | None:
+    """:func:`search` compiled by numba, or None when numba is off (:data:`K.HAVE_NUMBA`)."""
+    global _COMPILED, COMPILE_SECONDS
+    if _COMPILED is None and K.compiled() is not None:  # registers the kernel's helpers as jitable
+        t0 = time.perf_counter()
+        from numba import njit
+        from numba.extending import register_jitable
+
+        for helper in _HELPERS:
+            register_jitable(helper)
+        _drop_stale_cache()
+        _COMPILED = njit(cache=True)(search)
+        COMPILE_SECONDS = time.perf_counter() - t0
+    return _COMPILED
+
+
+_NODE_BYTES = 4 + 8 + 4 + 4 + 8  # parent, move, flip, depth, heap key
+_SLOT_BYTES = 16
+_MIN_NODES = 1 << 14
+CHUNK_COMPILED = 1 << 10  # expansions in the first call; later calls aim at CHUNK_SECONDS each
+CHUNK_PYTHON = 32
+CHUNK_SECONDS = 0.03
+
+
+def _bytes(nodes: int, slots: int) -> int:
+    return nodes * _NODE_BYTES + slots * _SLOT_BYTES
+
+
+def run(
+    S: np.ndarray,
+    L: np.ndarray,
+    C: np.ndarray,
+    *,
+    frame: int,
+    flags: tuple[bool, bool, bool, bool],
+    heuristic: str,
+    lifo: bool,
+    deadline: float,
+    node_cap: int,
+    memory_bytes: float,
+    jit: bool = True,
+) -> dict:
+    """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`).
+
+    ``flags``: (safe_deal, safe_home, partial_pile, no_return); ``heuristic``: a key of :data:`HEURISTICS`;
+    ``node_cap`` < 0: no limit on expansions; ``memory_bytes``: the most the node arrays, the heap and the
+    table may take together (their next doubling included). Returns won, complete, stop ("time", "nodes",
+    "memory" or ""), moves (packed, the win's, from the root), expansions, generated, states, open,
+    navigation, best (most cards home in a generated state), fired_home, fired_partial, fired_deal,
+    fired_return, peak_bytes and compiled.
+    """
+    fn = compiled() if jit else None
+    is_compiled = fn is not None
+    fn = fn or search
+    kind = HEURISTICS[heuristic]
+    split0 = (int(S[L[K._OWLEN]]), int(S[L[K._OWLEN]] + S[L[K._OSLEN]]))
+    S = S.copy()
+    HS = np.zeros(2 * (2 * int(L[_P]) + 5), dtype=np.uint64)
+    init_hash = K.functions(is_compiled)["init_hash"]
+    with np.errstate(over="ignore"):
+        init_hash(S, L, C, HS, K.SEEDS)
+    cap = _MIN_NODES
+    while cap < 4 * frame:
+        cap *= 2
+    parent = np.zeros(cap, dtype=np.int32)
+    move = np.zeros(cap, dtype=np.int64)
+    flip = np.zeros(cap, dtype=np.int32)
+    depth = np.zeros(cap, dtype=np.int32)
+    heap = np.zeros(cap, dtype=np.int64)
+    tab = np.zeros(2 * 4 * cap, dtype=np.uint64)
+    fwd = np.zeros(1024, dtype=np.int64)
+    out = np.zeros(frame + 1, dtype=np.int64)
+    home = np.zeros(max(int(L[_NSUITS]), 1), dtype=np.int64)
+    need = np.zeros(max(int(L[_NSUITS]), 1), dtype=np.int64)
+    fl = np.array(flags, dtype=np.bool_)
+    st = np.zeros(NST, dtype=np.int64)
+    st[_BEST] = S[L[_ONFND]]
+    won = bool(S[L[_ONFND]] == L[_NCARDS])
+    with np.errstate(over="ignore"):
+        a, b = K._key(L, HS, 0) | _ONE, K._key(L, HS, 1)
+        s = K._slot(tab, a, b)
+        tab[2 * (-1 - s)], tab[2 * (-1 - s) + 1] = a, b
+        h0 = int(_h2(S, L, C, kind, need)) + H_OFFSET
+    st[_NTAB] = 1
+    st[_NNODES] = 1
+    heap[0] = (h0 << _TIE_BITS) | (_TIE_MASK if lifo else 0)
+    st[_NHEAP] = 1
+    chunk = CHUNK_COMPILED if is_compiled else CHUNK_PYTHON
+    stop = ""
+    code = WON if won else CHUNK
+    rehash = K.functions(is_compiled)["rehash"]
+    while not won:
+        now = time.perf_counter()
+        if now >= deadline:
+            stop = "time"
+            break
+        stop_at = int(st[_EXP]) + chunk
+        if node_cap >= 0:
+            if st[_EXP] >= node_cap:
+                stop = "nodes"
+                break
+            stop_at = min(stop_at, node_cap)
+        before = int(st[_EXP])
+        with deferred(), np.errstate(over="ignore"):
+            code = fn(st, tab, S, L, C, HS, K.SEEDS, parent, move, flip, depth, heap, out, fwd, home, need,
+                      fl, kind, lifo, frame, stop_at)  # fmt: skip
+        if code == GROW:
+            grow_nodes = st[_NNODES] + frame > len(parent)
+            grow_tab = 2 * (st[_NTAB] + frame) > len(tab) // 2
+            nodes, slots = len(parent), len(tab) // 2
+            after = _bytes(2 * nodes if grow_nodes else nodes, 2 * slots if grow_tab else slots)
+            transient = _bytes(nodes if grow_nodes else 0, slots if grow_tab else 0)  # old arrays meanwhile
+            if (grow_nodes or grow_tab) and after + transient > memory_bytes:
+                stop = "memory"
+                break
+            if grow_nodes:
+                parent, move, flip, depth, heap = (
+                    np.concatenate([x, np.zeros_like(x)]) for x in (parent, move, flip, depth, heap)
+                )
+            if grow_tab:
+                new = np.zeros(2 * len(tab), dtype=np.uint64)
+                with np.errstate(over="ignore"):
+                    rehash(tab, new)
+                tab = new
+            if st[_MAXD] + 2 > len(fwd):
+                fwd = np.concatenate([fwd, np.zeros_like(fwd)])
+            continue
+        if code != CHUNK:
+            break
+        spent = time.perf_counter() - now
+        if int(st[_EXP]) - before >= chunk:
+            chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 16), 1 << 20))
+    moves: list[int] = []
+    if code == WON and not won:
+        node = int(st[_WNODE])
+        moves = [int(st[_WMOVE])]
+        while node > 0:
+            moves.append(int(move[node]))
+            node = int(parent[node])
+        moves.reverse()
+        if L[K._KPLUS]:
+            moves = K._expand(split0, int(L[K._DEAL]), moves)
+    return dict(
+        won=code == WON,
+        complete=code == COMPLETE,
+        stop=stop,
+        moves=moves,
+        expansions=int(st[_EXP]),
+        generated=int(st[_GENC]),
+        states=int(st[_NTAB]),
+        open=int(st[_NHEAP]),
+        navigation=int(st[_NAV]),
+        best=int(st[_BEST]),
+        fired_home=int(st[_FHOME]),
+        fired_partial=int(st[_FPART]),
+        fired_deal=int(st[_FDEAL]),
+        fired_return=int(st[_FRET]),
+        peak_bytes=_bytes(len(parent), len(tab) // 2),
+        compiled=is_compiled,
+    )
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) the search and run it on a tiny deal; the seconds it took."""
+    t0 = time.perf_counter()
+    if compiled() is not None:
+        from ...deals import deal
+        from ...engine import Engine
+        from .pack import pack
+
+        p = pack(Engine(deal("freecell", 1, overrides={"ranks": 3})))
+        run(p.S, p.L, p.C, frame=p.frame, flags=(False, True, False, False), heuristic="suits", lifo=False,
+            deadline=time.perf_counter() + 60, node_cap=-1, memory_bytes=1 << 26)  # fmt: skip
+    return time.perf_counter() - t0
