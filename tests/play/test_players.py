@@ -161,10 +161,10 @@ def _decision(seed: int, player: object, rng: random.Random, upto: int = 60) -> 
     raise AssertionError("no scored decision")
 
 
-def test_hindsight_scores_every_candidate_in_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each candidate is searched from its child in each world (once), its wins counted across worlds; the
-    move played has the most wins; every line kept starts with its candidate and replays to a win in its
-    world."""
+def test_hindsight_scores_every_candidate_that_can_still_lead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each candidate is searched from its child in each world (once) until its wins plus the worlds left
+    fall below the most wins; the move played has the most wins of a full scoring (every candidate in every
+    world); every line kept starts with its candidate and replays to a win in its world."""
     import patience.play.players as P
 
     player = P.HindsightPlayer(worlds=3, nodes=3000)
@@ -175,24 +175,79 @@ def test_hindsight_scores_every_candidate_in_every_world(monkeypatch: pytest.Mon
 
     def spy(engine: Engine, how: str, nodes: int) -> tuple:
         calls.append(id(engine))
-        out = real(engine, how, nodes)
-        wins[len(calls) - 1] = out[0]
-        return out
+        return real(engine, how, nodes)
 
-    wins: dict[int, bool] = {}
     monkeypatch.setattr(P, "_search", spy)
     cands = P._choosable(_Tables.get(obs)[1], obs, "auto")
     m = player.choose(obs, rng)
     assert m in cands
     assert len(player._pool) == 3
+    full: dict = {c: 0 for c in cands}
     for w in player._pool:  # the first scored decision: every world is fresh, none has a plan yet
-        assert calls.count(id(w.engine)) == len(cands)
+        assert 1 <= calls.count(id(w.engine)) <= len(cands)
+        for c in cands:
+            w.engine.apply(c)
+            full[c] += real(w.engine, "dfs-jit", 3000)[0]
+            w.engine.undo()
         for first, line in w.lines.items():
             assert line[0] == first and first in cands
             assert P._still_wins(w.engine, line)
-    assert sum(wins.values()) == sum(len(w.lines) for w in player._pool) >= 1
+    assert calls.count(id(player._pool[0].engine)) == len(cands)  # the first world searches them all
+    assert full[m] == max(full.values()) >= 1
     count = {c: sum(c in w.lines for w in player._pool) for c in cands}
-    assert count[m] == max(count.values())
+    assert count[m] == full[m]
+
+
+def test_hindsight_searches_a_state_once_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worlds that coincide and positions met again share one search (the cache is exact: a search is
+    deterministic), so no state is searched twice in a game."""
+    import patience.play.players as P
+    from patience.play.game import play_game
+
+    seen: list[tuple] = []
+    real = P._search
+
+    def spy(engine: Engine, how: str, nodes: int) -> tuple:
+        seen.append(engine.snapshot())
+        return real(engine, how, nodes)
+
+    monkeypatch.setattr(P, "_search", spy)
+    play_game(deal("klondike", 9), P.HindsightPlayer(worlds=3, nodes=200), random.Random(1), max_moves=60)
+    assert len(seen) > 20 and len(set(seen)) == len(seen)
+
+
+def test_hindsight_follows_a_plan_once_nothing_is_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every card face up and the stock seen, every world is the true state: once a search has found a
+    win, the player follows it to the end without another search (and wins)."""
+    import patience.play.players as P
+
+    e = Engine(deal("klondike", 5))
+    piles, _down, *rest, redeals = e.snapshot()
+    e.load((piles, (0,) * len(piles), *rest, 1))  # all face up, stock seen (a pass made)
+    player = P.HindsightPlayer(worlds=4, nodes=3000)
+    rng = random.Random(0)
+    calls: list[int] = []
+    real = P._search
+
+    def spy(engine: Engine, how: str, nodes: int) -> tuple:
+        calls.append(len(history))
+        return real(engine, how, nodes)
+
+    monkeypatch.setattr(P, "_search", spy)
+    history: tuple = ()
+    planned = None
+    for _ in range(300):
+        if e.is_won():
+            break
+        obs = observe(e, e.legal_moves(), history)
+        assert obs.hidden_places() == 0
+        m = player.choose(obs, rng)
+        if planned is None and any(w.plan for w in player._pool):
+            planned = len(history)
+        e.apply(m)
+        history += (m,)
+    assert e.is_won() and planned is not None
+    assert calls and max(calls) <= planned  # no search after the first plan
 
 
 def test_hindsight_follows_its_line_without_searching_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
