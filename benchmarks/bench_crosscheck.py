@@ -225,13 +225,15 @@ def report(
 
 
 def select_solvers(names: str) -> tuple[str, ...]:
-    """The solvers ``--solvers`` names: registered backends of ours, and ``solvitaire``."""
+    """The solvers ``--solvers`` names: registered backends of ours, ``auto`` (what ``patience solve``
+    picks for each game) and ``solvitaire``."""
     from patience.solvers.registry import BACKENDS
 
     chosen = tuple(dict.fromkeys(x.strip() for x in names.split(",") if x.strip()))
     for name in chosen:
-        if name != "solvitaire" and name not in BACKENDS:
-            die(f"--solvers: unknown backend {name!r} (known: {', '.join(sorted(BACKENDS))}, solvitaire)")
+        if name not in ("auto", "solvitaire") and name not in BACKENDS:
+            known = ", ".join([*sorted(BACKENDS), "auto", "solvitaire"])
+            die(f"--solvers: unknown backend {name!r} (known: {known})")
     if not chosen:
         die("--solvers: name at least one solver")
     return chosen
@@ -273,7 +275,7 @@ def main() -> None:
     ap.add_argument(
         "--solvers",
         default=",".join(SOLVERS),
-        help=f"comma-separated backends of ours and/or solvitaire (default {','.join(SOLVERS)})",
+        help=f"comma-separated backends of ours, auto and/or solvitaire (default {','.join(SOLVERS)})",
     )
     ap.add_argument("--log", type=Path, help="JSON-lines log: finished solves are appended and reused")
     ap.add_argument("--summarize", action="store_true", help="print the tables from --log, solve nothing")

@@ -1,12 +1,15 @@
-"""Which time split of a dfs + planning portfolio leaves fewest deals undecided, read off a cross-check log.
+"""Which time split of a two-stage portfolio leaves fewest deals undecided, read off a cross-check log.
 
 Each bench_crosscheck row holds a solver's verdict and wall seconds on one deal at the log's limit. A
 stage of a portfolio decides a deal within ``t`` seconds exactly when that solver decided it in at most
-``t`` seconds in the log (the stages share nothing, and each starts from scratch), so every split can be
-scored from one log without running it. This is how ``portfolio``'s default split was chosen; the
-figures are estimates from logged times (taken under the load of that run), not a portfolio run.
+``t`` seconds in the log (the stages share nothing, and each starts from scratch), so every split, in
+both orders, can be scored from one log without running it. A stage whose solver does not support a game
+(verdict ``U``) is scored with its fallback's rows, as ``portfolio`` runs it
+(:attr:`~patience.solvers.portfolio.PortfolioOptions.fallbacks`). Only games ``auto`` solves with
+``portfolio`` count, unless ``--every-game``. The figures are estimates from logged times (taken under the
+load of that run), not a portfolio run. This is how ``portfolio``'s default split was chosen.
 
-    python benchmarks/portfolio_from_log.py /work/crosscheck50.jsonl
+    python benchmarks/portfolio_from_log.py /tmp/split.jsonl --first dfs-jit --second planning
 """
 
 from __future__ import annotations
@@ -16,48 +19,117 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+Deal = tuple[str, int]
+Rows = dict[Deal, dict[str, tuple[str, float]]]
+Plan = tuple[tuple[str, float], ...]
+SHARES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def read(log: Path, limit: float) -> Rows:
+    """(verdict, seconds) by deal and solver, for the rows at ``limit``."""
+    verdict: Rows = defaultdict(dict)
+    for line in log.read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if r.get("limit") == limit:
+                verdict[(r["game"], r["seed"])][r["solver"]] = (r["verdict"], r["seconds"])
+    return verdict
+
+
+def stage_solver(rows: dict[str, tuple[str, float]], name: str, fallbacks: dict[str, str]) -> str | None:
+    """The solver whose row scores stage ``name`` on this deal: itself, else its fallback (None: no row)."""
+    for candidate in (name, fallbacks.get(name)):
+        if candidate in rows and rows[candidate][0] != "U":
+            return candidate
+    return None
+
+
+def splits(first: str, second: str, lim: float) -> list[tuple[str, Plan]]:
+    """(label, stages) for each solver alone and each split, in both orders: stages are (solver, seconds)."""
+    out: list[tuple[str, Plan]] = [(f"{first} alone", ((first, lim),)), (f"{second} alone", ((second, lim),))]
+    for share in SHARES:
+        a, b = round(share * lim, 6), round((1 - share) * lim, 6)
+        for x, y in ((first, second), (second, first)):
+            out.append((f"{x} {a:g} s, then {y} {b:g} s", ((x, a), (y, b))))
+    return out
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("log", type=Path, help="a bench_crosscheck --log file")
     ap.add_argument("--limit", type=float, default=10.0, help="the log's limit in seconds (default 10)")
+    ap.add_argument("--first", default="dfs-jit", help="one stage's solver (default dfs-jit)")
+    ap.add_argument("--second", default="planning", help="the other stage's solver (default planning)")
+    ap.add_argument("--every-game", action="store_true", help="also games auto does not give to portfolio")
+    ap.add_argument("--per-game", action="store_true", help="also each game's best split")
     args = ap.parse_args()
-    verdict: dict[tuple[str, int], dict[str, tuple[str, float]]] = defaultdict(dict)
-    for line in args.log.read_text().splitlines():
-        r = json.loads(line)
-        if r.get("limit") == args.limit:
-            verdict[(r["game"], r["seed"])][r["solver"]] = (r["verdict"], r["seconds"])
-    deals = [k for k, v in verdict.items() if {"dfs", "planning", "solvitaire"} <= set(v)]
-    deals = [k for k in deals if verdict[k]["dfs"][0] != "U"]  # hidden-information games: skipped
+    from patience.rules import load_game
+    from patience.solvers.base import _pick_auto
+    from patience.solvers.portfolio import PortfolioOptions
 
-    def decided(k: tuple[str, int], solver: str, t: float) -> bool:
-        v, s = verdict[k][solver]
-        return v in "WL" and s <= t
+    fallbacks = dict(PortfolioOptions().fallbacks)
+    verdict = read(args.log, args.limit)
+    stage = {
+        k: {n: stage_solver(v, n, fallbacks) for n in (args.first, args.second)} for k, v in verdict.items()
+    }
+    deals = sorted(k for k, s in stage.items() if None not in s.values())  # hidden information: no rows
+    skipped: set[str] = set()
+    if not args.every_game:
+        by_auto = {g: _pick_auto(load_game(g).rules) for g in {g for g, _ in deals}}
+        skipped = {g for g, e in by_auto.items() if e is None or e.name != "portfolio"}
+        deals = [k for k in deals if k[0] not in skipped]
 
-    lim = args.limit
-    rows = [
-        ("dfs alone", lambda k: decided(k, "dfs", lim)),
-        ("planning alone", lambda k: decided(k, "planning", lim)),
-        ("Solvitaire", lambda k: verdict[k]["solvitaire"][0] in "WL"),
-    ]
-    for share in (0.1, 0.2, 0.3, 0.5):
-        a, b = share * lim, (1 - share) * lim
-        rows.append(
-            (
-                f"dfs {a:g} s, then planning {b:g} s",
-                lambda k, a=a, b=b: decided(k, "dfs", a) or decided(k, "planning", b),
-            )
+    def seconds(k: Deal, plan: Plan) -> float | None:
+        """When the portfolio ``plan`` decides deal ``k`` (None: undecided within the limit)."""
+        spent = 0.0
+        for name, t in plan:
+            v, s = verdict[k][stage[k][name]]  # type: ignore[index]
+            if v in "WL" and s <= t:
+                return spent + s
+            spent += t
+        return None
+
+    plans = splits(args.first, args.second, args.limit)
+    peer = all("solvitaire" in verdict[k] for k in deals)
+
+    def undecided(plan: Plan | None, ks: list[Deal]) -> int:
+        if plan is None:  # Solvitaire
+            return sum(verdict[k]["solvitaire"][0] not in "WL" for k in ks)
+        return sum(seconds(k, plan) is None for k in ks)
+
+    def mean(plan: Plan, ks: list[Deal]) -> float:
+        """Mean seconds a deal, an undecided one counted at the limit."""
+        return sum(args.limit if (t := seconds(k, plan)) is None else t for k in ks) / len(ks)
+
+    games = sorted({g for g, _ in deals})
+    print(f"{len(deals)} deals of {len(games)} games at {args.limit:g} s, from {args.log}")
+    if skipped:
+        print(f"(left out, auto does not run portfolio on them: {', '.join(sorted(skipped))})")
+    ranked = sorted(plans, key=lambda r: (undecided(r[1], deals), mean(r[1], deals)))
+    print("\n| solver | undecided | mean s a deal |\n|---|---:|---:|")
+    for name, plan in ranked:
+        print(f"| {name} | {undecided(plan, deals)} | {mean(plan, deals):.2f} |")
+    if peer:
+        print(f"| Solvitaire | {undecided(None, deals)} | |")
+    if args.per_game:
+        best_name, best = ranked[0]
+        print(
+            f"\n| game | deals | {best_name} | {args.first} alone | {args.second} alone | Solvitaire "
+            "| fewest undecided here: splits |"
         )
-        rows.append(
-            (
-                f"planning {a:g} s, then dfs {b:g} s",
-                lambda k, a=a, b=b: decided(k, "planning", a) or decided(k, "dfs", b),
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for g in games:
+            ks = [k for k in deals if k[0] == g]
+            low = min(undecided(p, ks) for _, p in plans)
+            tops = [n for n, p in plans if undecided(p, ks) == low]
+            top = f"{low}: " + ("every split" if len(tops) == len(plans) else "; ".join(tops[:3]))
+            if 3 < len(tops) < len(plans):
+                top += f" (+{len(tops) - 3} more)"
+            sv = undecided(None, ks) if peer else ""
+            print(
+                f"| {g} | {len(ks)} | {undecided(best, ks)} | {undecided(plans[0][1], ks)} | "
+                f"{undecided(plans[1][1], ks)} | {sv} | {top} |"
             )
-        )
-    print(f"{len(deals)} deals of {len({g for g, _ in deals})} games at {lim:g} s, from {args.log}\n")
-    print("| solver | undecided |\n|---|---:|")
-    for name, ok in sorted(rows, key=lambda r: sum(not r[1](k) for k in deals)):
-        print(f"| {name} | {sum(not ok(k) for k in deals)} |")
 
 
 if __name__ == "__main__":

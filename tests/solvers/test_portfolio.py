@@ -30,7 +30,7 @@ def test_auto_picks_portfolio_for_rearrangement_games() -> None:
 
 
 def test_first_stage_that_decides_answers() -> None:
-    """MS FreeCell 3: dfs-jit's 20% decides it, so planning never runs (no planning stats)."""
+    """MS FreeCell 3: dfs-jit's share decides it, so planning never runs (no planning stats)."""
     res = solve(deal("freecell", 3, "ms"), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and res.backend == "portfolio"
     assert res.stats["stage"] == 0 and "dfs-jit_nodes" in res.stats
