@@ -1,14 +1,15 @@
-"""planning against planning-jit (its greedy search compiled on the generic kernel) and Freecell Solver on MS
-FreeCell deals FIRST..LAST, in one process, the same deals in the same script.
+"""planning against planning-jit (its greedy search compiled on the generic kernel), and Freecell Solver on MS
+FreeCell deals, on deals FIRST..LAST of some games, in one process, the same deals in the same script.
 
 For each backend: verdicts (solved / unsolvable / unknown), the whole wall time of the batch (deal built,
 solved, every SOLVED replayed by the validator: :func:`_common.solve_all`), the backends' own seconds, the
-expansions and expansions per second of those seconds, and the ratios to ``fc-solve -l PRESET`` (run through
-``freecell-solver-range-parallel-solve`` as in ``bench_freecell_ms.py``). The compiled kernels are loaded
-before the timed batch (their load time is printed apart). A deal one backend proves UNSOLVABLE that another
-solves, or fc-solve solves, is a bug: the script says so and exits 1.
+expansions and expansions per second of those seconds, and (MS FreeCell only) the ratios to ``fc-solve -l
+PRESET``, run through ``freecell-solver-range-parallel-solve`` as in ``bench_freecell_ms.py``. The compiled
+kernels are loaded before the timed batch (their load time is printed apart). A deal one backend proves
+UNSOLVABLE that another solves, or fc-solve solves, is a bug: the script says so and exits 1.
 
     .venv/bin/python benchmarks/bench_planning_jit.py --first 1 --last 200 --limit 10 --out
+    .venv/bin/python benchmarks/bench_planning_jit.py --games bakers-game,fan --generator solvitaire --last 10
 """
 
 from __future__ import annotations
@@ -27,73 +28,78 @@ def main() -> None:
     ap.add_argument("--last", type=int, default=200)
     ap.add_argument("--limit", type=float, default=10.0, help="seconds a deal (ours)")
     ap.add_argument("--backends", default="planning,planning-jit", help="comma-separated")
+    ap.add_argument("--games", default="freecell", help="comma-separated; fc-solve runs for freecell/ms")
+    ap.add_argument("--generator", default="ms", help="deal generator (ms: Microsoft's, FreeCell only)")
     ap.add_argument("--preset", default="lg", help="fc-solve preset (-l)")
-    _common.add_out(ap, "planning_jit_ms_FIRST-LAST.md")
+    ap.add_argument("--name", default="", help="output file name (default planning_jit_<gen>_FIRST-LAST.md)")
+    _common.add_out(ap, "planning_jit_GENERATOR_FIRST-LAST.md")
     args = ap.parse_args()
     if not 1 <= args.first <= args.last:
         ap.error(f"--first {args.first} --last {args.last}: need 1 <= FIRST <= LAST")
     seeds = range(args.first, args.last + 1)
     backends = [b for b in args.backends.split(",") if b]
+    games = [g for g in args.games.split(",") if g]
 
     from patience.solvers.planning_jit import _warm
 
     t0 = time.perf_counter()
     warm = _warm(True)
     head = [
-        f"# MS FreeCell {args.first}-{args.last} at {args.limit:g} s a deal: {', '.join(backends)}"
-        " vs fc-solve",
+        f"# {', '.join(games)} ({args.generator} {args.first}-{args.last}) at {args.limit:g} s a deal: "
+        f"{', '.join(backends)}",
         "",
-        f"- commit {commit()}; {_common.machine()}",
+        f"- commit {commit()}; {_common.machine()}; one process",
         f"- kernels loaded before the batches: {warm:.2f} s ({time.perf_counter() - t0:.2f} s wall)",
     ]
     print("\n".join(head), flush=True)
-    fcs_unsolved, fcs_s = fcs_range(args.first, args.last, args.preset)
-    fcs_load = load()
     table = [
-        "| backend | solved | unsolvable | unknown | wall_s | solve_s | wall/fc-solve | solve/fc-solve "
-        "| expansions | expansions/s | load after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-        f"| fc-solve -l {args.preset} | {len(seeds) - len(fcs_unsolved)} | - | {len(fcs_unsolved)} "
-        f"| {fcs_s:.2f} | - | 1 | - | - | - | {fcs_load} |",
+        "| game | backend | solved | unsolvable | unknown | wall_s | solve_s | wall/fc-solve "
+        "| solve/fc-solve | expansions | expansions/s | load after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    status: dict[str, dict[int, str]] = {}
-    undecided: dict[str, list[int]] = {}
-    for backend in backends:
-        t0 = time.perf_counter()
-        rows = _common.solve_all(_common.tasks("freecell", seeds, backend, args.limit, generator="ms"))
-        wall = time.perf_counter() - t0
-        status[backend] = {r.seed: r.status for r in rows}
-        tally = Counter(status[backend].values())
-        solve_s = sum(r.seconds or 0.0 for r in rows)
-        exp = sum(float(r.stats.get("expansions", 0)) for r in rows)
-        other = len(rows) - tally["solved"] - tally["unsolvable"]
-        undecided[backend] = sorted(r.seed for r in rows if r.status not in ("solved", "unsolvable"))
-        table.append(
-            f"| {backend} | {tally['solved']} | {tally['unsolvable']} | {other} | {wall:.2f} | {solve_s:.2f} "
-            f"| {wall / fcs_s:.0f} | {solve_s / fcs_s:.0f} | {exp:.0f} | {exp / max(solve_s, 1e-9):.0f} "
-            f"| {load()} |"
-        )
-        print(table[-1], flush=True)
-    bugs = [
-        f"{b} UNSOLVABLE on {s} where {o} solved it"
-        for b in backends
-        for s in seeds
-        if status[b].get(s) == "unsolvable"
-        for o in [x for x in backends if status[x].get(s) == "solved"]
-        + ["fc-solve"] * (s not in fcs_unsolved)
-    ]
-    lines = [
-        *head,
-        f"- fc-solve -l {args.preset} unsolved: {sorted(fcs_unsolved) or 'none'}",
-        *(f"- {b} undecided: {u[:50] or 'none'}" for b, u in undecided.items()),
-        f"- verdict conflicts (bugs): {bugs or 'none'}",
-        "",
-        *table,
-    ]
+    notes: list[str] = []
+    bugs: list[str] = []
+    for game in games:
+        fcs_s = None
+        fcs_unsolved: set[int] = set(seeds)
+        if game == "freecell" and args.generator == "ms":
+            fcs_unsolved, fcs_s = fcs_range(args.first, args.last, args.preset)
+            table.append(
+                f"| {game} | fc-solve -l {args.preset} | {len(seeds) - len(fcs_unsolved)} | - "
+                f"| {len(fcs_unsolved)} | {fcs_s:.2f} | - | 1 | - | - | - | {load()} |"
+            )
+            notes.append(f"- {game}: fc-solve -l {args.preset} unsolved: {sorted(fcs_unsolved) or 'none'}")
+        status: dict[str, dict[int, str]] = {}
+        for backend in backends:
+            t0 = time.perf_counter()
+            todo = _common.tasks(game, seeds, backend, args.limit, generator=args.generator)
+            rows = _common.solve_all(todo)
+            wall = time.perf_counter() - t0
+            status[backend] = {r.seed: r.status for r in rows}
+            tally = Counter(status[backend].values())
+            solve_s = sum(r.seconds or 0.0 for r in rows)
+            exp = sum(float(r.stats.get("expansions", 0)) for r in rows)
+            other = len(rows) - tally["solved"] - tally["unsolvable"]
+            undecided = sorted(r.seed for r in rows if r.status not in ("solved", "unsolvable"))
+            ratios = f"{wall / fcs_s:.0f} | {solve_s / fcs_s:.0f}" if fcs_s else "- | -"
+            table.append(
+                f"| {game} | {backend} | {tally['solved']} | {tally['unsolvable']} | {other} | {wall:.2f} "
+                f"| {solve_s:.2f} | {ratios} | {exp:.0f} | {exp / max(solve_s, 1e-9):.0f} | {load()} |"
+            )
+            notes.append(f"- {game}: {backend} undecided: {undecided[:50] or 'none'}")
+            print(table[-1], flush=True)
+        for b in backends:
+            for s in seeds:
+                if status[b].get(s) != "unsolvable":
+                    continue
+                solvers = [x for x in backends if status[x].get(s) == "solved"]
+                solvers += ["fc-solve"] * (fcs_s is not None and s not in fcs_unsolved)
+                bugs += [f"{game} {s}: {b} UNSOLVABLE, {o} solved it" for o in solvers]
+    lines = [*head, *notes, f"- verdict conflicts (bugs): {bugs or 'none'}", "", *table]
     print("\n".join(lines[len(head) :]))
     out = _common.out_dir(args)
     if out is not None:
-        path = out / f"planning_jit_ms_{args.first}-{args.last}.md"
+        path = out / (args.name or f"planning_jit_{args.generator}_{args.first}-{args.last}.md")
         path.write_text("\n".join(lines) + "\n")
         print(f"wrote {path}")
     if bugs:
