@@ -4,6 +4,7 @@
 * :mod:`.pack`: an :class:`~patience.engine.Engine` state and its rule features as int64 arrays, and the
   conversions of moves and states back to the engine's;
 * :mod:`.kernel`: the functions (``numba.njit`` when :data:`.kernel.HAVE_NUMBA`) and the chunked runner;
+* :mod:`.bestfirst`: ``planning``'s greedy best-first search on the same functions (``planning-jit``);
 * this module: which rule features the kernel covers (:func:`unsupported_features`), light enough for the
   backend registry (it imports neither numpy nor numba).
 
