@@ -7,7 +7,8 @@
    which would dominate the median; on the hard deals it is what decides them. A deal on which the
    presearch spent ``probe_nodes`` (20,000) nodes or more without a win starts with the probing stage:
    the DFS's effort is a cheap sign of a hard deal. Measurements: docs/cpsat-hole-notes.md. The
-   "steps" model (several holes, :mod:`.steps`) runs in one stage: its fixed search has nothing to probe.
+   "steps" model (several holes, :mod:`.steps`) has no probing stage (its fixed search has nothing to
+   probe): :func:`.steps.solve_steps` runs its fixed-search orders one after the other instead.
    So does a deck past ``large_cards`` (72) tableau cards: at 104 cards the probing presolve alone
    outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
 3. UNSOLVABLE only from CP-SAT's infeasibility proof; then, with ``max_cards``, the longest removal
@@ -36,6 +37,7 @@ from .maxcards import max_cards_removed
 from .model import build_model
 from .params import parameters, solver_stats
 from .presearch import presearch
+from .steps import solve_steps
 
 __all__ = ["MULTI_HOLE_FACTOR", "CpSatBlackHole", "CpSatOptions"]
 
@@ -114,10 +116,12 @@ class CpSatBlackHole(Backend):
         large = deal.n > opts.large_cards
         probe_after = None if large else opts.probe_after
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
-        if v.formulation == "steps" or not hard:
-            # The steps model's fixed search has no probing stage: it runs for the whole limit.
-            stage = probe_after if v.formulation != "steps" else None
-            first = left if stage is None else min(left, stage)
+        if v.formulation == "steps":
+            # No probing stage: the steps model's fixed-search stages (one per order) share the limit.
+            status, solver, steps_stats = solve_steps(v, left, opts.workers)
+            stats.update(steps_stats)
+        elif not hard:
+            first = left if probe_after is None else min(left, probe_after)
             solver = parameters(first, opts.workers, v.formulation, large=large)
             status = solve_cpsat(solver, v.model)
             stats.update(solver_stats(solver))

@@ -127,7 +127,7 @@ class ModelVars:
     facts: dict[Any, tuple[cp_model.IntVar, str]] = field(default_factory=dict)  # explain assumptions
     play: list[Any] = field(default_factory=list)  # ((t, pile), literal): step t plays the pile (steps)
     into: list[Any] = field(default_factory=list)  # ((t, hole), literal): step t goes to the hole (steps)
-    decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
+    decisions: list[Any] = field(default_factory=list)  # fixed search orders, one per stage (steps)
 
 
 def build_model(
