@@ -136,7 +136,7 @@ def test_limits_give_unknown() -> None:
     got = solve(inst, "planning-jit", Limits(seconds=60, nodes=500))
     assert got.status is Status.UNKNOWN and got.message == "node limit"
     assert got.stats["expansions"] == 1000 and got.stats["restarts"] == 1  # FIFO, then LIFO, 500 each
-    got = get_solver("planning-jit", ties="fifo").solve(inst, Limits(seconds=0.2))
+    got = get_solver("planning-jit", ties="fifo").solve(inst, Limits(seconds=0.05))
     assert got.status is Status.UNKNOWN and got.message == "time limit"
     got = get_solver("planning-jit", ties="fifo").solve(inst, Limits(seconds=60, memory_mb=1))
     assert got.status is Status.UNKNOWN and got.message == "memory out"
