@@ -22,11 +22,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seeds", nargs="+", type=int, default=[1], help="walk seeds (1)")
     ap.add_argument("--seconds", type=float, default=60.0, help="walk budget per config and seed (60)")
     ap.add_argument("--check", type=float, default=3.0, help="complete search per state, seconds (3)")
+    ap.add_argument("--jump", type=int, default=12, help="most levels jumped back when stuck (12)")
+    ap.add_argument("--tries", type=int, default=8, help="predecessors checked per state (8)")
     ap.add_argument("--recheck", type=float, default=600.0, help="re-check of a deal found, seconds (600)")
     _common.add_out(ap, "klaver_unwind.md and the deals found")
     args = ap.parse_args(argv)
-    if args.seconds <= 0 or args.check <= 0 or args.recheck <= 0:
-        ap.error("--seconds, --check and --recheck must be > 0")
+    if min(args.seconds, args.check, args.recheck, args.jump, args.tries) <= 0:
+        ap.error("--seconds, --check, --recheck, --jump and --tries must be > 0")
 
     from patience.analysis.freecell_lost import Config, describe, highest_target, upper_bound
     from patience.analysis.freecell_unwind import unwind
@@ -45,11 +47,13 @@ def main(argv: list[str]) -> int:
     say()
     rows = []
     found = []
+    closest = []
     for label in args.configs:
         cfg = Config.parse(label)
         for seed in args.seeds:
             l0 = _common.load()
-            r = unwind(cfg, seed=seed, seconds=args.seconds, check_seconds=args.check)
+            r = unwind(cfg, seed=seed, tries=args.tries, jump=args.jump, seconds=args.seconds,
+                       check_seconds=args.check)  # fmt: skip
             row = {
                 "config": label,
                 "seed": seed,
@@ -86,6 +90,8 @@ def main(argv: list[str]) -> int:
                     Instance(r.deal.game, r.deal.rules, r.deal.layout, r.deal.overrides, src).save(
                         out / f"klaver-unwind-{label}-s{seed}.json"
                     )
+            elif r.closest is not None:
+                closest.append((label, seed, r.closest))
             rows.append(row)
             print(row, flush=True)
     for line in _common.md_table(rows):
@@ -96,6 +102,14 @@ def main(argv: list[str]) -> int:
         say()
         say("```")
         say(describe(d.layout.tableau))
+        say("```")
+        say()
+    for label, seed, st in closest:
+        held = " ".join(str(c) for c in st.cells if c is not None) or "none"
+        say(f"{label}, seed {seed}: the lost state closest to a deal (cells {held}; home by suit {st.home}):")
+        say()
+        say("```")
+        say(describe(st.tableau))
         say("```")
         say()
     say(f"Finished: load {_common.load()}.")

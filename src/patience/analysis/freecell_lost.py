@@ -30,7 +30,9 @@ of two other cards (``scan``: more, until one beats the current deal, as Klaver 
 each by a complete search (lost: its highest target; won or undecided within the limit: not a candidate),
 and makes the best lost swap, or now and then (``explore``) one of the next best score, so it can leave a
 local maximum (even when the best swap is worse than the deal it has); after ``stall`` steps without
-progress it returns to the best deal found. It stops at the bound.
+progress it returns to the best deal found. It stops at the bound. On 8-10-4-1 and 6-10-4-3 it stalls
+far below the bound (20 and 15 of 30 in nine minutes); :mod:`.freecell_unwind` deals the final blocked
+position backwards keeping every state lost instead (``benchmarks/out/klaver_unwind.md``).
 
 **Fewest free cells** (:func:`fewest_cells`): the deal solved with ``cells = 0, 1, 2, ...`` until it is won
 (more cells never lose a won deal: the extra cells may stay empty).

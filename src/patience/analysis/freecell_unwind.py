@@ -151,6 +151,7 @@ class UnwindResult:
     checks: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     fewest_left: int = 0  # fewest cards still to deal back on any lost state reached
+    closest: State | None = None  # a lost state with that many left
     backjumps: int = 0
     seconds: float = 0.0
 
@@ -201,7 +202,8 @@ def unwind(cfg: Config, seed: int = 1, tries: int = 8, jump: int = 12, seconds: 
                 break
         if nxt is not None:
             path.append(nxt)
-            res.fewest_left = min(res.fewest_left, nxt.left)
+            if nxt.left < res.fewest_left or res.closest is None:
+                res.fewest_left, res.closest = nxt.left, nxt
         else:
             res.backjumps += 1
             del path[max(1, len(path) - rng.randint(1, jump)) :]
