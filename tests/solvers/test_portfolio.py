@@ -30,18 +30,18 @@ def test_auto_picks_portfolio_for_rearrangement_games() -> None:
 
 
 def test_first_stage_that_decides_answers() -> None:
-    """MS FreeCell 3: dfs-jit's share decides it, so planning never runs (no planning stats)."""
+    """MS FreeCell 3: dfs-jit's share decides it, so planning-jit never runs (no planning-jit stats)."""
     res = solve(deal("freecell", 3, "ms"), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and res.backend == "portfolio"
     assert res.stats["stage"] == 0 and "dfs-jit_nodes" in res.stats
-    assert not any(k.startswith("planning_") for k in res.stats)
+    assert not any(k.startswith("planning") for k in res.stats)
 
 
 def test_undecided_stage_passes_the_time_on() -> None:
     """A node limit too small for either stage: both run, the result is UNKNOWN with a reason."""
     res = solve(deal("freecell", 1, "ms"), "portfolio", Limits(seconds=20, nodes=5))
     assert res.status is Status.UNKNOWN and res.reason is not None
-    assert "dfs-jit_nodes" in res.stats and "planning_nodes" in res.stats and "stage" not in res.stats
+    assert "dfs-jit_nodes" in res.stats and "planning-jit_nodes" in res.stats and "stage" not in res.stats
 
 
 def test_one_stage_is_that_backend() -> None:

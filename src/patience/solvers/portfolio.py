@@ -1,13 +1,14 @@
 """``portfolio``: complete backends run one after another on the same deal, each with a share of the time.
 
 Why: on the rearrangement games dfs and planning decide different deals. Scored from the cross-check's
-logged times (benchmarks/portfolio_from_log.py; figures in benchmarks/out/portfolio.md), "dfs-jit for 7 s,
-then planning for 3 s" leaves, on Solvitaire's seeds 1-20 of 15 games where we were behind or close, 40 of
-300 deals undecided, against 56 for the old 2 s / 8 s split, 48 for dfs-jit alone and 109 for planning
-alone: dfs settles most deals (its proven dominances cut deep), planning's guidance some of the rest.
+logged times (benchmarks/portfolio_from_log.py; figures in benchmarks/out/portfolio.md), "dfs-jit for 3 s,
+then planning-jit for 7 s" leaves, on Solvitaire's seeds 1-20 of 15 games where we were behind or close, 31
+of 300 deals undecided, against 40 for the best split of dfs-jit and the Python planning (7 s / 3 s), 48
+for dfs-jit alone and 57 for planning-jit alone (Solvitaire: 57): dfs settles many deals at once (its
+proven dominances cut deep), planning's guidance, compiled, most of the rest.
 ``auto`` picks this backend for rearrangement games.
-The first stage is ``dfs-jit`` (the same search as dfs, node for node, compiled: 5-20x its nodes a second)
-on the games its kernel covers, and dfs on the others (:attr:`PortfolioOptions.fallbacks`).
+The stages are ``dfs-jit`` and ``planning-jit``, the searches of dfs and planning compiled node for node,
+on the games their kernel covers, and dfs and planning on the others (:attr:`PortfolioOptions.fallbacks`).
 
 Soundness: each stage is a complete backend behind the contract. A stage's SOLVED was replayed by the
 validator, and its UNSOLVABLE is that backend's proof (a complete search with only the dominances proven
@@ -34,9 +35,9 @@ class PortfolioOptions:
     """The stages: (registered backend, share of the time limit), run in order. Time a stage leaves
     unused passes to the next; the last stage gets everything left."""
 
-    stages: tuple[tuple[str, float], ...] = (("dfs-jit", 0.7), ("planning", 0.3))
+    stages: tuple[tuple[str, float], ...] = (("dfs-jit", 0.3), ("planning-jit", 0.7))
     # A stage whose backend does not support the rules runs this one in its place (same search, uncompiled).
-    fallbacks: tuple[tuple[str, str], ...] = (("dfs-jit", "dfs"),)
+    fallbacks: tuple[tuple[str, str], ...] = (("dfs-jit", "dfs"), ("planning-jit", "planning"))
 
     def __post_init__(self) -> None:
         if not self.stages:
