@@ -119,6 +119,7 @@ class _Cnf:
             self.ands.append((e, out))
 
     def exactly_one(self, lits: list[int]) -> None:
+        """Exactly one of ``lits`` (literal indices, no constants)."""
         self.ones.append(lits)
 
     def write(self, m: cp_model.CpModel) -> None:
