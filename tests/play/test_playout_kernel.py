@@ -150,21 +150,6 @@ def test_with_numba_off_auto_plays_on_the_engine_and_the_game_is_unchanged() -> 
     assert moves == str(here.solution)
 
 
-def test_a_stale_cache_of_the_playouts_is_dropped(tmp_path, monkeypatch) -> None:
-    """The numba cache of :func:`decide` is deleted when the kernel's source digest changes."""
-    monkeypatch.setattr(PK, "__file__", str(tmp_path / "playout_kernel.py"))
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    (cache / "playout_kernel.decide-1.py311.nbi").write_text("old")
-    (cache / "playout_kernel.kernel-digest").write_text("not the digest")
-    PK._drop_stale_cache()
-    assert not (cache / "playout_kernel.decide-1.py311.nbi").exists()
-    assert (cache / "playout_kernel.kernel-digest").read_text() == PK._kernel_digest()
-    (cache / "playout_kernel.decide-1.py311.nbi").write_text("fresh")
-    PK._drop_stale_cache()
-    assert (cache / "playout_kernel.decide-1.py311.nbi").exists()
-
-
 def test_safe_playouts_play_on_the_engine_and_replay() -> None:
     """``playout safe`` (not in the kernel) runs on the engine with the same uniforms; seeded games replay."""
     opts = {"playouts": 2, "depth": 30, "playout": "safe"}

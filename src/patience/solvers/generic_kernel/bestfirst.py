@@ -34,16 +34,15 @@ does no walk and no heuristic); ``dfs-jit`` itself gained nothing measurable fro
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...interrupt import deferred
 from . import kernel as K
+from .extend import jit_on_kernel
 from .kernel import (
     _BASE,
     _F,
@@ -373,41 +372,14 @@ _COMPILED: Callable[..., Any] | None = None
 COMPILE_SECONDS = 0.0
 
 
-def _kernel_digest() -> str:
-    """A digest of the kernel's source: numba's cache of :func:`search` checks only this file's stamp, so a
-    changed kernel helper would otherwise be served from a stale cache."""
-    return hashlib.sha256(Path(K.__file__).read_bytes()).hexdigest()[:16]
-
-
-def _drop_stale_cache() -> None:
-    """Delete this module's numba cache files when the kernel's source changed since they were written."""
-    cache = Path(__file__).parent / "__pycache__"
-    stamp = cache / "bestfirst.kernel-digest"
-    digest = _kernel_digest()
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for f in cache.glob("bestfirst.*.nb[ic]"):
-            f.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # pragma: no cover - a read-only tree: numba then caches nothing either
-        pass
-
-
 def compiled() -> Callable[..., Any] | None:
     """:func:`search` compiled by numba, or None when numba is off (:data:`K.HAVE_NUMBA`)."""
     global _COMPILED, COMPILE_SECONDS
-    if _COMPILED is None and K.compiled() is not None:  # registers the kernel's helpers as jitable
+    if _COMPILED is None:
         t0 = time.perf_counter()
-        from numba import njit
-        from numba.extending import register_jitable
-
-        for helper in _HELPERS:
-            register_jitable(helper)
-        _drop_stale_cache()
-        _COMPILED = njit(cache=True)(search)
-        COMPILE_SECONDS = time.perf_counter() - t0
+        _COMPILED = jit_on_kernel(search, _HELPERS, __file__)
+        if _COMPILED is not None:
+            COMPILE_SECONDS = time.perf_counter() - t0
     return _COMPILED
 
 
