@@ -171,7 +171,6 @@ def unwind(cfg: Config, seed: int = 1, tries: int = 8, jump: int = 12, seconds: 
     fixed = frozenset(klaver_frame(cfg).values())
     start = lock(cfg)
     res = UnwindResult(cfg, None, fewest_left=start.left)
-    seen = {start.key}
 
     def lost(st: State) -> bool:
         v = highest_target(position(cfg, st, game), backend, check_seconds)
@@ -179,6 +178,8 @@ def unwind(cfg: Config, seed: int = 1, tries: int = 8, jump: int = 12, seconds: 
         res.statuses[v.status] += 1
         return v.status == "unsolvable"
 
+    verdict: dict[tuple, bool] = {start.key: True}  # state -> proven lost (each state checked once)
+    dead: set[tuple] = set()  # lost states none of whose predecessors is lost
     path = [start]
     while time.perf_counter() - t0 < seconds:
         st = path[-1]
@@ -186,26 +187,33 @@ def unwind(cfg: Config, seed: int = 1, tries: int = 8, jump: int = 12, seconds: 
             res.deal = _instance(cfg, [list(p) for p in st.tableau], {"study": "unwind", "seed": seed})
             break
         order = sorted(predecessors(st, shape, fixed), key=lambda p: _order(st, p) + noise * rng.random())
-        nxt, tried = None, 0
+        nxt, tried, fresh = None, 0, False
         for p in order:
             if tried >= tries or time.perf_counter() - t0 >= seconds:
                 break
-            if p.key in seen:
-                continue
-            seen.add(p.key)
-            tried += 1
-            found = lost(p)
-            if progress is not None:
-                progress(res.checks, min(res.fewest_left, p.left) if found else res.fewest_left)
-            if found:
+            known = verdict.get(p.key)
+            if known is None:  # check it
+                fresh = True
+                tried += 1
+                known = verdict[p.key] = lost(p)
+                if progress is not None:
+                    progress(res.checks, min(res.fewest_left, p.left) if known else res.fewest_left)
+                if known:
+                    nxt = p
+                    break
+            elif known and p.key not in dead and rng.random() < 0.5:  # down a proven-lost state again
                 nxt = p
                 break
         if nxt is not None:
             path.append(nxt)
             if nxt.left < res.fewest_left or res.closest is None:
                 res.fewest_left, res.closest = nxt.left, nxt
-        else:
-            res.backjumps += 1
-            del path[max(1, len(path) - rng.randint(1, jump)) :]
+            continue
+        if not fresh and all(verdict.get(p.key) is False or p.key in dead for p in order):
+            dead.add(st.key)
+            if len(path) == 1:  # the lock itself is exhausted
+                break
+        res.backjumps += 1
+        del path[max(1, len(path) - rng.randint(1, jump)) :]
     res.seconds = time.perf_counter() - t0
     return res
