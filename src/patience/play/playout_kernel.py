@@ -29,7 +29,7 @@ plays the same game with either.
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -220,19 +220,12 @@ def decide(S0, L, Lq, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u
 
 
 _HELPERS = (_fits_home, _in_set, _moves, _down_sum, _playout, _retop)
-_COMPILED: Callable[..., Any] | None = None
-COMPILE_SECONDS = 0.0
 
 
+@functools.cache
 def compiled() -> Callable[..., Any] | None:
-    """:func:`decide` compiled by numba, or None when numba is off (:data:`K.HAVE_NUMBA`)."""
-    global _COMPILED, COMPILE_SECONDS
-    if _COMPILED is None:
-        t0 = time.perf_counter()
-        _COMPILED = jit_on_kernel(decide, _HELPERS, __file__)
-        if _COMPILED is not None:
-            COMPILE_SECONDS = time.perf_counter() - t0
-    return _COMPILED
+    """:func:`decide` compiled by numba (once a process), or None when numba is off (:data:`K.HAVE_NUMBA`)."""
+    return jit_on_kernel(decide, _HELPERS, __file__)
 
 
 def functions(jit: bool = True) -> Callable[..., Any]:

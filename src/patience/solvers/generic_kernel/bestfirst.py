@@ -34,6 +34,7 @@ does no walk and no heuristic); ``dfs-jit`` itself gained nothing measurable fro
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -368,19 +369,12 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
 _HELPERS = (_h2_suits, _h2_runs, _h2, _children, _goto, _heap_push, _heap_pop)
-_COMPILED: Callable[..., Any] | None = None
-COMPILE_SECONDS = 0.0
 
 
+@functools.cache
 def compiled() -> Callable[..., Any] | None:
-    """:func:`search` compiled by numba, or None when numba is off (:data:`K.HAVE_NUMBA`)."""
-    global _COMPILED, COMPILE_SECONDS
-    if _COMPILED is None:
-        t0 = time.perf_counter()
-        _COMPILED = jit_on_kernel(search, _HELPERS, __file__)
-        if _COMPILED is not None:
-            COMPILE_SECONDS = time.perf_counter() - t0
-    return _COMPILED
+    """:func:`search` compiled by numba (once a process), or None when numba is off (:data:`K.HAVE_NUMBA`)."""
+    return jit_on_kernel(search, _HELPERS, __file__)
 
 
 _NODE_BYTES = 4 + 8 + 4 + 4 + 8  # parent, move, flip, depth, heap key
