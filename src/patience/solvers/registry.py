@@ -66,7 +66,8 @@ def hole_prefers(rules: RuleSet) -> bool:
 
 def rearrangement_prefers(rules: RuleSet) -> bool:
     """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks ``portfolio``
-    (dfs-jit or dfs, then planning: solvers/portfolio.py), the first entry that prefers them."""
+    (dfs-jit, then planning-jit; dfs, planning off their kernel: solvers/portfolio.py), the first entry
+    that prefers them."""
     return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
 
 
@@ -180,7 +181,7 @@ BACKENDS: dict[str, Entry] = {
             options=(("presearch_nodes", 0),),
             requires=("ortools",),
         ),
-        # dfs-jit (dfs off its kernel) then planning on the same deal, each with a share of the time
+        # dfs-jit then planning-jit (dfs, planning off their kernel) on one deal, each a share of the time
         Entry("portfolio", "patience.solvers.portfolio", "Portfolio", engine_supports, rearrangement_prefers),
         # our best-first search over engine states (solvers/planning.py); auto's choice without portfolio
         Entry(
