@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
-from ..engine import EMPTY, Engine
+from ..engine import Engine
 from ..solvers.dfs_jit import DEFAULT_MEMORY_MB, DfsJitOptions, Found, _warm
 from ..solvers.dfs_prune import features
 from ..solvers.dominance import Dominances
 from ..solvers.generic_kernel import kernel as K
 from ..solvers.generic_kernel import kernel_supports
-from ..solvers.generic_kernel.pack import Packed, pack, to_move
+from ..solvers.generic_kernel.pack import Packed, pack, state_array, to_move
 
 __all__ = ["WorldSearch"]
 
@@ -58,34 +56,9 @@ class WorldSearch:
         t = self._layout.get(key)
         if t is None:
             t = self._layout[key] = pack(engine, colour=colour, dominances=dom, jit=self.opts.jit)
-        L = t.L
-        S = np.zeros(int(L[K._NS]), dtype=np.int64)
-        P, H = len(engine.piles), int(L[K._H])
-        op, oh, od, otop = (int(L[x]) for x in (K._OPILE, K._OHGT, K._ODOWN, K._OTOPM))
-        for i, p in enumerate(engine.piles):
-            S[op + i * H : op + i * H + len(p)] = p
-            S[oh + i] = len(p)
-            if p:
-                S[otop + p[-1]] |= 1 << i
-        S[od : od + P] = engine.down
-        oc, nc = int(L[K._OCELL]), int(L[K._NC])
-        S[oc : oc + nc] = [EMPTY if c == EMPTY else c for c in engine.cells]
-        ores = int(L[K._ORES])
-        S[ores : ores + len(engine.reserve)] = engine.reserve
-        S[L[K._ORLEN]] = len(engine.reserve)
-        of, ofl, FH = int(L[K._OFND]), int(L[K._OFLEN]), int(L[K._FH])
-        for i, f in enumerate(engine.found):
-            S[of + i * FH : of + i * FH + len(f)] = f
-            S[ofl + i] = len(f)
-        S[L[K._ONFND]] = engine.foundation_cards()
-        ost, owst = int(L[K._OSTK]), int(L[K._OWST])
-        S[ost : ost + len(engine.stock)] = engine.stock
-        S[L[K._OSLEN]] = len(engine.stock)
-        S[owst : owst + len(engine.waste)] = engine.waste
-        S[L[K._OWLEN]] = len(engine.waste)
-        S[L[K._ORED]] = engine.redeals_used
+        S = state_array(engine, t.L)
         out = Packed.__new__(Packed)  # the template's constants; no hash state (kernel.run makes its own)
-        out.S, out.L, out.C, out.frame, out.jit = S, L, t.C, t.frame, t.jit
+        out.S, out.L, out.C, out.frame, out.jit = S, t.L, t.C, t.frame, t.jit
         return out
 
     def search(self, engine: Engine, nodes: int | None = None, seconds: float = 60.0) -> Found:

@@ -148,26 +148,6 @@ def pack(
     for name, size in sizes:
         off[name] = n
         n += size
-    S = np.zeros(n, dtype=np.int64)
-    for i, p in enumerate(e.piles):
-        S[off["pile"] + i * H : off["pile"] + i * H + len(p)] = p
-        S[off["hgt"] + i] = len(p)
-        S[off["down"] + i] = e.down[i]
-        if p:
-            S[off["topm"] + p[-1]] |= 1 << i
-    S[off["cell"] : off["cell"] + NC] = [EMPTY if c == EMPTY else c for c in e.cells]
-    S[off["res"] : off["res"] + len(e.reserve)] = e.reserve
-    S[off["rlen"]] = len(e.reserve)
-    for i, f in enumerate(e.found):
-        S[off["fnd"] + i * FH : off["fnd"] + i * FH + len(f)] = f
-        S[off["flen"] + i] = len(f)
-    S[off["nfnd"]] = e.foundation_cards()
-    S[off["stk"] : off["stk"] + len(e.stock)] = e.stock
-    S[off["slen"]] = len(e.stock)
-    S[off["wst"] : off["wst"] + len(e.waste)] = e.waste
-    S[off["wlen"]] = len(e.waste)
-    S[off["red"]] = e.redeals_used
-
     dom = dominances if dominances is not None else Dominances(e)
     bts, btl = _flat([tuple(e.build_targets(c)) if e.build != "none" else () for c in range(N)])
     hid = [e.rank[c] * 2 + e.colour[c] for c in range(N)] if colour else list(range(N))
@@ -195,7 +175,7 @@ def pack(
         K._ORES: off["res"], K._ORLEN: off["rlen"], K._OFND: off["fnd"], K._OFLEN: off["flen"],
         K._OTOPM: off["topm"], K._ONFND: off["nfnd"], K._ORANK: coff["rank"], K._OSUIT: coff["suit"],
         K._OCOL: coff["col"], K._OBTS: coff["bts"], K._OBTL: coff["btl"], K._OHID: coff["hid"],
-        K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: len(S), K._NCST: len(C),
+        K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: n, K._NCST: len(C),
         K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
         K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
         K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour), K._FRUNS: int(e.fkind == "runs"),
@@ -203,9 +183,43 @@ def pack(
     }  # fmt: skip
     for k, v in fields.items():
         L[k] = v
+    S = state_array(e, L)
     frame = (P + NC + NR + 1 + (NS if kplus else 0)) * (2 * P + 3)
     frame += ncards * (2 * P + 1) + F * (2 * P + 1) + P + 2
     return Packed(S, L, C, frame, jit)
+
+
+def state_array(engine: Engine, L: np.ndarray) -> np.ndarray:
+    """The engine's current state as the kernel's state array ``S``, laid out by the offsets in ``L`` (from
+    :func:`pack` of a state of the same rules with as many stock and waste cards); the state part of
+    :func:`pack`, which the hindsight player's searches also call with a layout packed once a game."""
+    e = engine
+    S = np.zeros(int(L[K._NS]), dtype=np.int64)
+    H, FH = int(L[K._H]), int(L[K._FH])
+    op, oh, od, otop = (int(L[x]) for x in (K._OPILE, K._OHGT, K._ODOWN, K._OTOPM))
+    for i, p in enumerate(e.piles):
+        S[op + i * H : op + i * H + len(p)] = p
+        S[oh + i] = len(p)
+        S[od + i] = e.down[i]
+        if p:
+            S[otop + p[-1]] |= 1 << i
+    oc = int(L[K._OCELL])
+    S[oc : oc + len(e.cells)] = [EMPTY if c == EMPTY else c for c in e.cells]
+    ores = int(L[K._ORES])
+    S[ores : ores + len(e.reserve)] = e.reserve
+    S[L[K._ORLEN]] = len(e.reserve)
+    of, ofl = int(L[K._OFND]), int(L[K._OFLEN])
+    for i, f in enumerate(e.found):
+        S[of + i * FH : of + i * FH + len(f)] = f
+        S[ofl + i] = len(f)
+    S[L[K._ONFND]] = e.foundation_cards()
+    ost, owst = int(L[K._OSTK]), int(L[K._OWST])
+    S[ost : ost + len(e.stock)] = e.stock
+    S[L[K._OSLEN]] = len(e.stock)
+    S[owst : owst + len(e.waste)] = e.waste
+    S[L[K._OWLEN]] = len(e.waste)
+    S[L[K._ORED]] = e.redeals_used
+    return S
 
 
 def engine_key_classes(engine: Engine, colour: bool = False) -> Hashable:
