@@ -16,16 +16,14 @@ from __future__ import annotations
 import time
 
 from ..engine import Engine
-from ..solvers.dfs_jit import DEFAULT_MEMORY_MB, DfsJitOptions, Found, _warm
+from ..solvers.base import Limits
+from ..solvers.dfs_jit import DfsJitOptions, Found, _phases, _warm, found
 from ..solvers.dfs_prune import features
 from ..solvers.dominance import Dominances
-from ..solvers.generic_kernel import kernel as K
 from ..solvers.generic_kernel import kernel_supports
-from ..solvers.generic_kernel.pack import Packed, pack, state_array, to_move
+from ..solvers.generic_kernel.pack import Packed, pack, state_array
 
 __all__ = ["WorldSearch"]
-
-_MB = 1 << 20
 
 
 class WorldSearch:
@@ -65,36 +63,8 @@ class WorldSearch:
         """What ``search_from(engine, nodes, seconds, options)`` returns, ``engine`` left as it was."""
         if engine.is_won():
             return Found(True, False, (), 0, engine.foundation_cards())
-        opts = self.opts
-        _warm(opts.jit)
-        t0 = time.perf_counter()
-        dom = self.dominances(engine)
-        on = dom.on
-        flags_dom = ("safe_home" in on, "partial_pile" in on, "safe_deal" in on, "no_return" in on)
-        memory = float(DEFAULT_MEMORY_MB) * _MB
-        share = opts.streamline_share
-        phases: list[tuple[bool, float, int]] = []
-        if share > 0:
-            cap = -1 if nodes is None else max(int(nodes * share), 1)
-            phases.append((True, t0 + seconds * share, cap))
-        phases.append((False, t0 + seconds, -1))
-        outs: list[dict] = []
-        for streamline, deadline, cap in phases:
-            if not streamline and nodes is not None:
-                cap = max(nodes - sum(o["nodes"] for o in outs), 0)
-                if cap == 0:
-                    outs.append({"won": False, "complete": False, "nodes": 0, "best": 0, "moves": []})
-                    break
-            colour = streamline and self.feats.colour_streamliner
-            p = self.pack(engine, colour)
-            flags = (streamline, streamline and self.feats.same_suit_stay, *flags_dom)
-            o = K.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
-                      memory_bytes=memory, jit=opts.jit)  # fmt: skip
-            outs.append(o)
-            if o["won"]:
-                break
-        last = outs[-1]
-        moves = tuple(to_move(m) for m in last["moves"]) if last["won"] else ()
-        best = max(max(int(o["best"]) for o in outs), engine.foundation_cards())
-        nodes_ = sum(int(o["nodes"]) for o in outs)
-        return Found(bool(last["won"]), bool(last["complete"]), moves, nodes_, best)
+        _warm(self.opts.jit)
+        limits = Limits(seconds=seconds, nodes=nodes)
+        outs = _phases(engine, self.opts, time.perf_counter(), limits, dom=self.dominances(engine),
+                       packer=lambda colour: self.pack(engine, colour), feats=self.feats)  # fmt: skip
+        return found(engine, outs)

@@ -19,16 +19,21 @@ Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states me
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
 from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
-from .dfs_prune import features
+from .dfs_prune import Features, features
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
+
+if TYPE_CHECKING:
+    from .generic_kernel.pack import Packed
 
 __all__ = ["DfsJitOptions", "DfsJitSolver", "Found", "search_from"]
 
@@ -119,15 +124,32 @@ def _warm(jit: bool) -> float:
     return 0.0
 
 
-def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> list[dict]:
+def _phases(
+    engine: Engine,
+    opts: DfsJitOptions,
+    t0: float,
+    limits: Limits,
+    dom: Dominances | None = None,
+    packer: Callable[[bool], Packed] | None = None,
+    feats: Features | None = None,
+) -> list[dict]:
     """Run the kernel from ``engine``'s current state (left as it was): the streamlined phase with
     ``streamline_share`` of the limits, then the complete search with the rest; one result dict per phase
-    (:func:`.generic_kernel.kernel.run`), the last the verdict."""
+    (:func:`.generic_kernel.kernel.run`), the last the verdict. ``dom``, ``packer`` (colour -> packed state)
+    and ``feats``: the rules' dominances, packing and features when the caller keeps them across searches
+    (:class:`patience.play.world_search.WorldSearch`); by default built here."""
     from .generic_kernel import kernel
     from .generic_kernel.pack import pack
 
-    feats = features(engine.rules)
-    dom = Dominances(engine, opts.dominances)
+    if feats is None:
+        feats = features(engine.rules)
+    if dom is None:
+        dom = Dominances(engine, opts.dominances)
+    if packer is None:
+
+        def packer(colour: bool) -> Packed:
+            return pack(engine, colour=colour, dominances=dom, jit=opts.jit)
+
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
     home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
     ret = "no_return" in dom.on
@@ -147,7 +169,7 @@ def _phases(engine: Engine, opts: DfsJitOptions, t0: float, limits: Limits) -> l
                                  clears=0, moves=[], compiled=False))  # fmt: skip
                 break
         colour = streamline and feats.colour_streamliner
-        p = pack(engine, colour=colour, dominances=dom, jit=opts.jit)
+        p = packer(colour)
         flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_, ret)
         o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
                        memory_bytes=memory, jit=opts.jit)  # fmt: skip
@@ -177,15 +199,19 @@ def search_from(
     left as it was; at most ``nodes`` nodes and ``seconds``. The rules must be :func:`kernel_supports`'s;
     the engine's state is searched as a thoughtful game (every card it holds is known): the hindsight player
     (:mod:`patience.play.players`) searches sampled full states of a game with hidden cards this way."""
-    from .generic_kernel.pack import to_move
-
     if not kernel_supports(engine.rules):
         raise ValueError(f"dfs-jit: the kernel does not cover the rules of {engine.instance.game!r}")
     if engine.is_won():
         return Found(True, False, (), 0, engine.foundation_cards())
     opts = options or DfsJitOptions()
     _warm(opts.jit)
-    outs = _phases(engine, opts, time.perf_counter(), Limits(seconds=seconds, nodes=nodes))
+    return found(engine, _phases(engine, opts, time.perf_counter(), Limits(seconds=seconds, nodes=nodes)))
+
+
+def found(engine: Engine, outs: list[dict]) -> Found:
+    """The :class:`Found` of :func:`_phases`' results from ``engine``'s state."""
+    from .generic_kernel.pack import to_move
+
     last = outs[-1]
     moves = tuple(to_move(m) for m in last["moves"]) if last["won"] else ()
     best = max(max(int(o["best"]) for o in outs), engine.foundation_cards())
