@@ -49,6 +49,18 @@ def test_maximal_writes_a_lost_deal(tmp_path):
     assert (v.status, v.most) == ("unsolvable", 15) and inst.source["highest_target"] == 15
 
 
+def test_unwind_writes_a_maximal_lost_game(tmp_path):
+    path = tmp_path / "unwound.json"
+    code, out, _ = run("unwind", "3-5-4-1", "--limit", "60s", "--quiet", "-o", str(path))
+    assert code == 0 and "a maximal lost game" in out
+    inst = load_instance(path)
+    v = highest_target(inst)
+    assert (v.status, v.most) == ("unsolvable", upper_bound(Config.parse("3-5-4-1")))
+    code, out, _ = run("unwind", "3-5-4-1", "--limit", "60s", "--json", "--quiet")
+    data = json.loads(out)
+    assert code == 0 and data["maximal"] and data["recheck"] == {"status": "unsolvable", "highest_target": 15}
+
+
 def test_fewest_cells_of_a_file_and_game_seed():
     code, out, _ = run("fewest-cells", str(INSTANCES / "klaver-unmoveable.json"), "--json", "--quiet")
     assert code == 0
@@ -71,6 +83,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
         ("highest", "5-7-4"),
         ("highest", "5-7-4-2", "--limit", "soon"),
         ("maximal", "x-1-1-1"),
+        ("unwind", "5-7-4-2"),  # no lock: ranks != stacks + cells + 1
+        ("unwind", "3-5-4-1", "--check-limit", "soon", "-o", str(out_dir / "u.json")),
         ("fewest-cells", str(tmp_path / "nosuch.json")),
         ("maximal", "8-13-4-4", "--start", str(INSTANCES / "klaver-fig25-a.json")),  # another config
         ("maximal", "4-5-4-1", "--start", str(won_dir / "won.json"), "-o", str(out_dir / "x.json")),  # won

@@ -3,7 +3,8 @@
 The library is :mod:`patience.analysis.freecell_lost`.
 
 ``highest`` (the highest-target histogram of lost deals, Figures 20-21), ``maximal`` (the card-swap search
-for maximal lost games) and ``fewest-cells`` (the fewest free cells a deal needs). Configurations are
+for maximal lost games), ``unwind`` (maximal lost games dealt backwards from the lock) and ``fewest-cells``
+(the fewest free cells a deal needs). Configurations are
 Klaver's ``STACKS-RANKS-SUITS-CELLS`` (``8-13-4-4`` is the standard game). Only the complete backends that
 report an exact highest target are offered: ``dfs-jit`` (default) and ``dfs`` (same search, uncompiled).
 """
@@ -238,6 +239,100 @@ def maximal(
     tally = ", ".join(f"{k} {v}" for k, v in sorted(res.statuses.items()))
     click.echo(f"{res.steps} steps, {res.evaluations} complete searches ({tally}), {res.seconds:.1f} s")
     click.echo(describe(res.best.layout.tableau))
+    if cfg.label in _PUBLISHED:
+        click.echo(_PUBLISHED[cfg.label])
+
+
+@freecell_lost.command(name="unwind")
+@click.argument("config")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=1, show_default=True, help="Seed of the walk.")
+@click.option("--limit", default="60s", show_default=True, help="Time for the whole walk.")
+@click.option(
+    "--check-limit", default="3s", show_default=True, help="Complete search per state (UNKNOWN: not lost)."
+)
+@click.option(
+    "--tries", type=click.IntRange(1, 10_000), default=8, show_default=True, help="Predecessors per state."
+)
+@click.option(
+    "--jump", type=click.IntRange(1, 10_000), default=12, show_default=True, help="Most levels jumped back."
+)
+@click.option("--recheck-limit", default="600s", show_default=True, help="Re-check of a deal found.")
+@click.option("--backend", type=_BACKENDS, default="dfs-jit", show_default=True)
+@click.option("-o", "out", type=click.Path(dir_okay=False), help="Write the deal found as an instance file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@guard
+def unwind_cmd(
+    config: str,
+    seed: int,
+    limit: str,
+    check_limit: str,
+    tries: int,
+    jump: int,
+    recheck_limit: str,
+    backend: str,
+    out: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Deal CONFIG's lock position backwards to a maximal lost game (needs RANKS = STACKS + CELLS + 1).
+
+    Every state kept on the way is proven lost; a deal reached is searched again from scratch
+    (--recheck-limit) and reported as a maximal lost game only when that search proves it lost with the
+    upper bound home.
+    """
+    from ..analysis.freecell_lost import describe, highest_target, upper_bound
+    from ..analysis.freecell_unwind import lock, unwind
+
+    cfg = _config(config)
+    seconds, check, recheck = parse_limit(limit), parse_limit(check_limit), parse_limit(recheck_limit)
+    try:
+        start = lock(cfg)
+    except ValueError:
+        raise UsageError(
+            f"config {cfg.label}: unwind needs ranks = stacks + cells + 1 (e.g. 8-10-4-1, 6-10-4-3)"
+        ) from None
+    with _bar(f"unwind {cfg.label}", start.left, quiet) as update:
+        res = unwind(cfg, seed=seed, tries=tries, jump=jump, seconds=seconds, check_seconds=check,
+                     backend=backend,
+                     progress=lambda n, left: update(start.left - left, f"{n} checks"))  # fmt: skip
+    bound = upper_bound(cfg)
+    again = highest_target(res.deal, backend, recheck) if res.deal is not None else None
+    maximal = again is not None and (again.status, again.most) == ("unsolvable", bound)
+    if out and maximal:
+        src = {"study": "Klaver maximal lost game, dealt backwards from the lock", "seed": seed}
+        inst = res.deal
+        type(inst)(inst.game, inst.rules, inst.layout, inst.overrides, src).save(out)
+    data = {
+        "config": cfg.label,
+        "upper_bound": bound,
+        "found": res.deal is not None,
+        "maximal": maximal,
+        "recheck": None if again is None else {"status": again.status, "highest_target": again.most},
+        "fewest_left": res.fewest_left,
+        "checks": res.checks,
+        "statuses": dict(res.statuses),
+        "backjumps": res.backjumps,
+        "seconds": round(res.seconds, 3),
+        "deal": res.deal.to_json()["layout"]["tableau"] if res.deal is not None else None,
+    }
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    tally = ", ".join(f"{k} {v}" for k, v in sorted(res.statuses.items()))
+    walk = f"{res.checks} complete searches ({tally}), {res.backjumps} jumps back, {res.seconds:.1f} s"
+    if res.deal is None:
+        click.echo(
+            f"config {cfg.label}: no deal reached; closest lost state {res.fewest_left} cards short of a deal"
+        )
+        click.echo(walk)
+        return
+    if maximal:
+        click.echo(f"config {cfg.label}: a maximal lost game ({bound} cards home at most, the upper bound)")
+    else:
+        click.echo(f"config {cfg.label}: a deal reached, but its re-check gave {again.status} ({again.most})")
+    click.echo(walk)
+    click.echo(describe(res.deal.layout.tableau))
     if cfg.label in _PUBLISHED:
         click.echo(_PUBLISHED[cfg.label])
 
