@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from patience.deals import deal
-from patience.engine import FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
+from patience.engine import FOUNDATION, RESERVE, STOCK, TABLEAU, WASTE, Engine, Move
 from patience.instance import Instance
 from patience.rules import load_game
 from patience.solvers.base import Limits, Status, solve
@@ -24,7 +24,9 @@ def test_applicability_follows_the_rules_not_the_names() -> None:
     want = {"safe_deal", "safe_home", "partial_pile", "no_return"}
     assert applicable(load_game("klondike-thoughtful").rules) == want
     assert applicable(load_game("freecell").rules) == {"safe_home"}  # free cells: no Theorem 1; no stock
-    assert applicable(load_game("canfield").rules) == {"safe_deal", "partial_pile"}  # reserve-first spaces
+    assert applicable(load_game("canfield").rules) == {"safe_deal", "safe_home", "partial_pile"}
+    # Spaces that then take only a waste card: an early space would forbid the other tableau moves.
+    assert applicable(load_game("canfield-whole-pile").rules) == {"safe_deal"}
     assert applicable(load_game("american-canister").rules) == {"safe_home", "partial_pile"}
     assert "partial_pile" in applicable(load_game("american-canister", {"suits": 2, "ranks": 5}).rules)
     # East Haven deals its stock onto the tableau: neither safe_home nor Theorem 1 apply.
@@ -85,8 +87,10 @@ ABLATION = [
     ("bakers-game", {"suits": 2, "ranks": 5, "piles": 3, "cells": 0}),
     # worrying back, face-down cards, a waste with redeals:
     ("klondike-thoughtful", {"suits": 4, "ranks": 4, "piles": 4, "stock": 6, "draw": 3}),
-    # reserve-first spaces, a dealt base, wrap-around building and foundations:
+    # reserve-first spaces (safe_home shifts the reserve), a dealt base, wrap-around building and foundations:
     ("canfield", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7, "draw": 3}),
+    # the same with the reserve open (any card plays; the last fills a space):
+    ("canfield", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7, "reserve.stacked": False}),
     ("thirty-six", {"suits": 4, "ranks": 4, "piles": 3, "stock": 4}),
     # worrying back with building down in suit (safe_home's second part), Kings-only spaces:
     ("fan", {"suits": 3, "ranks": 5, "piles": 5}),
@@ -139,15 +143,17 @@ CONDITIONS = [
     ("freecell", {"decks": 2}, "safe_home", False),  # two foundation piles per suit
     ("freecell", {"stock": 4, "stock.deal_to": "tableau"}, "safe_home", False),  # a deal covers a top
     ("freecell", {"stock": 4}, "safe_home", True),  # a stock dealt to a waste does not cover
-    ("canfield", {}, "safe_home", False),  # reserve-first spaces
+    ("canfield", {}, "safe_home", True),  # reserve-first spaces: the reserve shifts by a card (the proof)
+    ("canfield", {"foundations.removable": True}, "safe_home", False),  # reserve-first with worrying back
     ("canfield", {"tableau.empty": "any"}, "safe_home", True),
+    ("canfield", {"tableau.empty": "reserve-then-waste"}, "safe_home", False),  # a space stops other moves
     ("fan", {}, "safe_home", True),  # worrying back, but every builder lies under its card at home
     ("fan", {"build": "alternate-colour"}, "safe_home", True),  # the closure test (K(c) grows, below)
     ("northwest-territory", {}, "safe_home", True),  # worrying back, a reserve, face-down cards
     ("freecell", {}, "no_return", False),  # no worrying back
     ("freecell", {"foundations.removable": True}, "no_return", True),
     ("fan", {}, "no_return", True),
-    ("canfield", {"foundations.removable": True}, "no_return", False),  # reserve-first: no safe_home
+    ("canfield", {"foundations.removable": True}, "no_return", False),  # reserve-first + worrying back
     ("freecell", {}, "safe_deal", False),  # no stock
     ("freecell", {"stock": 4}, "safe_deal", True),
     ("klondike-thoughtful", {}, "safe_deal", True),
@@ -200,6 +206,32 @@ def test_safe_home_plays_a_card_alone_only_when_its_builders_are_home() -> None:
     m = dom.forced(e.legal_moves())
     assert m is not None and m in (_home_move(e, "2C"), _home_move(e, "2D"))
     assert Dominances(e, ()).forced(e.legal_moves()) is None  # switched off
+
+
+def test_safe_home_may_open_a_space_the_reserve_must_fill() -> None:
+    """Canfield (base 3, building down in alternate colours): once 3S and 3D are home, 4D, alone in its
+    pile, has both its builders (the black 3s) home, so it goes home alone though the space it leaves must
+    take the reserve's top at once (the proof's shifted reserve); with worrying back under such spaces the
+    rule is off."""
+    layout = {"tableau": [["4D", "3S"], ["2S", "3D"]], "foundations": [["3C"], [], [], []], "cells": [],
+              "reserve": ["AH", "2D", "4S"], "stock": ["3H", "4H", "4C", "AC", "AD", "AS", "2C", "2H"],
+              "waste": []}  # fmt: skip
+    rules = {"suits": 4, "ranks": 4, "piles": 2, "reserve": 3, "stock": 8}
+    inst = {"format": "patience-instance/1", "game": "canfield", "rules": rules,
+            "deck": {"suits": 4, "ranks": 4, "decks": 1}, "layout": layout}  # fmt: skip
+    for removable in (False, True):
+        inst["rules"] = {**rules, "foundations.removable": removable}
+        e = Engine(Instance.from_json(inst))
+        e.apply(_home_move(e, "3S"))
+        e.apply(_home_move(e, "3D"))
+        assert e.piles[0] == [e.deck.code(e.deck.parse("4D"))] and len(e.legal_moves()) > 1
+        m = Dominances(e, {"safe_home"}).forced(e.legal_moves())  # safe_deal would deal first
+        if removable:  # reserve-first spaces with worrying back: outside the proof
+            assert m is None
+            continue
+        assert m == _home_move(e, "4D")
+        e.apply(m)
+        assert e.legal_moves() == [(RESERVE, 2, TABLEAU, 0, 1)]  # the space takes 4S from the reserve first
 
 
 def test_safe_deal_plays_a_deal_onto_an_empty_waste_alone() -> None:

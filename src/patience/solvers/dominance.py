@@ -49,18 +49,20 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     """``safe_home``: the conditions of :meth:`Dominances._safe_home`'s proof.
 
     Suit foundations; one deck (a card's foundation pile is then unique); spaces not reserved for the
-    reserve (an early space would force a reserve card into it, ``reserve-first``; under
-    ``reserve-then-waste`` it would also forbid every tableau move but from the waste until it is filled;
-    under ``waste-then-stock`` it would force the waste's or the stock's top card into it at once); no stock
-    dealt onto the tableau (a deal covers a pile top whatever the building rules, so a card could be covered
-    without being built on). Worrying back (``removable``) is covered by a stronger test of the card
-    (:func:`_closure_receivers`), under any building rule.
+    waste (under ``reserve-then-waste`` an early space would forbid every tableau move but from the waste
+    until it is filled; under ``waste-then-stock`` it would force the waste's or the stock's top card into
+    it at once); no stock dealt onto the tableau (a deal covers a pile top whatever the building rules, so a
+    card could be covered without being built on). Worrying back (``removable``) is covered by a stronger
+    test of the card (:func:`_closure_receivers`), under any building rule. Spaces filled from the reserve
+    first (``reserve-first``, Canfield) only without worrying back (the proof's second part shifts the
+    reserve by one card, which the closure argument does not cover).
     """
     t = rules.tableau
     return (
         _suit_foundations(rules)
         and rules.deck.decks == 1
-        and t.empty not in ("reserve-first", "reserve-then-waste", "waste-then-stock")
+        and t.empty not in ("reserve-then-waste", "waste-then-stock")
+        and not (t.empty == "reserve-first" and rules.foundations.removable)
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
     )
 
@@ -319,6 +321,32 @@ class Dominances:
         longer than ``s``: each card sent home by a replacement saves the later move of ``s`` that plays it
         home (dropped then: it is in H), and the replaced move itself is dropped. Building down in suit,
         ``K(c)`` is ``c``'s suit below ``c``, all home once ``c`` may go home: every such card is safe (Fan).
+
+        Spaces filled from the reserve first (``reserve-first``, no worrying back): while the reserve has
+        cards, an open space has one legal move, filling it with the reserve's last card ``r``. Dropping
+        ``c`` can open a space earlier (where ``s`` has ``c`` alone in a pile), which ours must then fill
+        with ``r`` while ``s`` still holds ``r`` in its reserve. Ours keeps one of two relations to ``s``
+        after each step, up to the order of the piles: (A) it is ``s``'s state without ``c``, and a pile
+        that is ``[c]`` in ``s`` is empty in ours only while the reserve is empty (the proof above); (B)
+        ``s`` has a pile ``[c]``, ours has in its place a pile ``[r]`` with ``r`` the last card of
+        ``s``'s reserve, ours' reserve is ``s``'s without ``r``, and all else is as in (A). In (B) nothing
+        is built on ``r`` in ``s`` (it lies in the reserve), nor on ``c``. Ours follows ``s``: when ``s``
+        fills a space with ``c`` from the reserve (``c`` in ``s``'s reserve, ours without it), ours fills it
+        with its own last card (B); when ``s`` plays ``c`` out of its pile ``[c]`` and fills that space
+        with ``r``, ours does nothing (back to A); when ``s`` plays ``r`` from the reserve (home or onto a
+        tableau card), ours plays ``r`` from its pile ``[r]`` to the same place (a whole one-card pile: also
+        kept by ``partial_pile``) and fills the space with its next reserve card (B again), or leaves it
+        empty when the reserve is empty (A); when ``s`` fills any other space, ours fills it too and the
+        pile ``[r]`` of ours now answers to ``s``'s newly filled pile (B, the piles renamed). Any other move
+        is played as in (A). Only fills, each the one legal move of its state, are added. So count a
+        play's length without its fills and take ``s`` shortest so counted among the wins ``partial_pile``
+        keeps (one exists: Theorem 1); ours is then kept by ``partial_pile`` too (its extra moves are fills
+        and moves of a whole one-card pile; a card it uncovers fits home in ours when it does in ``s``) and
+        shorter by the moves of ``c``. Where the search plays a fill (forced: the only legal move) the
+        length stays and the reserve shrinks; where it plays ``c`` alone, or every kept move, some child has
+        a shorter such win: by induction on (length, reserve size) the search finds a win. With stock access
+        a waste play is one move, as in ``s``; the waste is as in ``s`` (a fill never takes a waste card
+        while the reserve has cards).
         """
         e = self.e
         home: dict[int, int] | None = None
