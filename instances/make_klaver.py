@@ -4,12 +4,14 @@ Run from the repo root: ``.venv/bin/python instances/make_klaver.py`` (a few min
 free cells is the long one). For every deal of :mod:`patience.analysis.freecell_famous` it solves the deal
 (dfs-jit, complete search; wins validated by the replay validator), finds its highest target when lost and
 the fewest free cells that win it, and writes ``instances/freecell/klaver-<name>.json`` with the results
-in ``source`` (computed here, never typed in). A figure read two ways (:data:`AMBIGUOUS`) is written only
-in the readings whose verdict agrees with the thesis's claim; the others are listed on stdout.
+in ``source`` (computed here, never typed in). A figure read several ways (:data:`AMBIGUOUS`) is written only
+in the readings whose verdict agrees with the thesis's claim (lost; for a maximal lost game, lost with the
+upper bound home); the others are listed on stdout. Names given as arguments limit the run to those deals.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -21,14 +23,18 @@ HERE = Path(__file__).resolve().parent / "freecell"
 SECONDS = 900.0
 
 
-def main() -> None:
-    """Solve, measure and write every deal; print one line each."""
+def main(names: list[str]) -> None:
+    """Solve, measure and write every deal (or those named); print one line each."""
     for f in FAMOUS + AMBIGUOUS:
+        if names and f.name not in names:
+            continue
         inst = famous_instance(f)
         t0 = time.perf_counter()
         v = highest_target(inst, seconds=SECONDS)
-        if f in AMBIGUOUS and v.status != "unsolvable":
-            print(f"skip {f.name}: {v.status} in this reading ({f.reading}); the thesis says {f.claim}")
+        maximal = v.most == upper_bound(Config.of(inst))
+        if f in AMBIGUOUS and (v.status != "unsolvable" or (f.claim == "maximal lost game" and not maximal)):
+            got = f"{v.status} ({v.most} home)"
+            print(f"skip {f.name}: {got} in this reading ({f.reading}); the thesis: {f.claim}")
             continue
         cells = fewest_cells(inst, max_cells=10, seconds=SECONDS)
         src = dict(inst.source or {})
@@ -50,4 +56,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -19,6 +19,7 @@ from patience.analysis.freecell_lost import Config, fewest_cells, highest_target
 from patience.cards import Card, colour_of_suit
 from patience.engine import CELL, Engine
 from patience.instance import load_instance
+from patience.solvers.base import Status
 
 INSTANCES = Path(__file__).parents[2] / "instances" / "freecell"
 BY_NAME = {f.name: f for f in FAMOUS + AMBIGUOUS}
@@ -67,6 +68,26 @@ def test_figures_25_and_30_have_the_claimed_highest_target():
     for name in ("fig30-a", "fig30-b"):
         v = highest_target(famous_instance(BY_NAME[name]))
         assert (v.status, v.most) == ("unsolvable", 22)  # the thesis's best standard lost deal
+
+
+def test_figure_23_has_one_reading_that_is_a_maximal_lost_game():
+    """Of the eight readings of Figure 23 (6-10-4-3) exactly one is lost with the bound home (the thesis's
+    claim); the slow test re-checks it without dominances."""
+    found = {}
+    for f in AMBIGUOUS:
+        if f.name.startswith("fig23-"):
+            v = highest_target(famous_instance(f))
+            found[f.name] = (v.status, v.most)
+    assert len(found) == 8
+    bound = upper_bound(Config(6, 10, 4, 3))
+    assert [k for k, v in found.items() if v == ("unsolvable", bound)] == ["fig23-d"]
+
+
+@pytest.mark.slow
+def test_figure_23_reading_d_is_maximal_without_dominances():
+    from .test_freecell_lost import plain_dfs
+
+    assert plain_dfs(famous_instance(BY_NAME["fig23-d"])) == (Status.UNSOLVABLE, 30)
 
 
 STORED = sorted(INSTANCES.glob("klaver-*.json"))

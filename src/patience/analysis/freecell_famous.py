@@ -21,6 +21,7 @@ symmetry that changes no play.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 
 from ..cards import Card
 from ..instance import Instance, Layout
@@ -175,8 +176,35 @@ def _both(name: str, figure: str, cfg: Cfg, rows: str, claim: str) -> tuple[Famo
     return tuple(out)
 
 
+_FIG23 = """a1,a2,a3,a4,a5,a6
+a10,c3,b3,b9,c5,{e}
+{x},a7,b6,b5,d7,{u}
+c10,d3,d6,d5,d10,c6
+d1,{y},b8,b1,c1,c2
+{v},d8,b2,b4,b10,c7
+b7,d9,d2,d4"""
+
+
+def _fig23() -> tuple[Famous, ...]:
+    """Figure 23 (6-10-4-3) in its eight readings: its red cards, the black ranks 1-7 and 10 and the
+    clubs' 1 and 7 are legible; left are the two black 9s' suits, the suit of the black 8 in row 2, and two
+    black cards with no rank (rows 3 and 6), which must then be the other 8 and the 4 of clubs."""
+    out = []
+    for n, ((x, y), e, swap) in enumerate(product((("a9", "c9"), ("c9", "a9")), ("a8", "c8"), (False, True))):
+        u, v = ("c4", "a8" if e == "c8" else "c8")[:: -1 if swap else 1]
+        reading = (
+            f"black 9s {x}/{y} (rows 3/5), row 2's black 8 {e}, the unranked black cards {u}/{v} (rows 3/6)"
+        )
+        rows = _FIG23.format(x=x, y=y, e=e, u=u, v=v)
+        out.append(
+            _fig(f"fig23-{'abcdefgh'[n]}", "Figure 23", (6, 10, 4, 3), rows, "maximal lost game", reading)
+        )
+    return tuple(out)
+
+
 AMBIGUOUS: tuple[Famous, ...] = (
     *_both("fig22", "Figure 22", _MLG, _FIG22, "maximal lost game"),
+    *_fig23(),
     *_both("fig25", "Figure 25", _MLG, _FIG25, "maximal lost game"),
     *_both("fig30", "Figure 30", _STD, _FIG30, "lost, 22 cards home at most"),
 )
