@@ -15,6 +15,7 @@ from patience.solvers.cpsat_hole.decode import decode, to_moves
 from patience.solvers.cpsat_hole.model import ModelVars
 from patience.solvers.cpsat_hole.params import parameters
 from patience.solvers.cpsat_hole.steps import (
+    ORDERS,
     _buried,
     _pred,
     _reach_applies,
@@ -49,7 +50,10 @@ FAMILIES = [
 ]  # fmt: skip
 
 OPTIONS = [
-    {},  # the default: Wolter's rules, reach, blocked, stages "direction" then "direction-hi"
+    # The default constraints (Wolter's rules, reach, blocked) with the first orders of the default stages
+    # ("direction", "direction-hi", then shuffled ties; every order gives the same verdict, as steps_solve
+    # checks, and test_default_orders_reorder_the_same_decisions covers the rest of ORDERS).
+    {"orders": ORDERS[:3]},
     {"prunes": False, "reach": False, "blocked": False, "orders": ("none",)},  # the bare model
     {"prunes": False, "reach": True, "blocked": False, "orders": ("none",)},
     {"prunes": False, "reach": False, "blocked": True, "orders": ("none",)},
@@ -196,7 +200,30 @@ def test_solve_steps_runs_the_stages_until_a_verdict():
     hd = HoleDeal.from_instance(won)
     v = ModelVars(cp_model.CpModel(), hd, "steps")
     build_steps(v)
-    assert len(v.decisions) == 2
+    assert len(v.decisions) == len(ORDERS)
     status, solver, stats = solve_steps(v, 10, 1)
     assert status == cp_model.OPTIMAL and stats["stages"] == 1
     assert replay(won, to_moves(won, hd, decode(v, solver))).won
+
+
+def test_solve_steps_moves_on_when_a_stage_spends_its_conflicts():
+    # Seed 2 is lost and its proof takes 20 conflicts; with 1 conflict a stage the first stage stops
+    # unknown and the last (no conflict limit) proves it.
+    hd = HoleDeal.from_instance(deal("binary-star", 2, "portable", {"suits": 1, "ranks": 7, "piles": 4}))
+    assert not wins(hd, 1)[0]
+    v = ModelVars(cp_model.CpModel(), hd, "steps")
+    build_steps(v, orders=("direction", "direction-r1"))
+    status, _, stats = solve_steps(v, 10, 1, conflicts=(1,))
+    assert status == cp_model.INFEASIBLE and stats["stages"] == 2 and stats["conflicts"] > 1
+
+
+def test_default_orders_reorder_the_same_decisions():
+    # Every default order tries the same literals (hints that only imply their card and hole, then the
+    # cards and holes), each in its own order: so they restrict nothing and all give the same verdict.
+    hd = HoleDeal.from_instance(deal("binary-star", 1, "pysol"))
+    v = ModelVars(cp_model.CpModel(), hd, "steps")
+    build_steps(v)
+    base = v.decisions[0]
+    assert len({tuple(d) for d in v.decisions}) == len(ORDERS)
+    for d in v.decisions[1:]:
+        assert len(d) == len(base) and set(d) == set(base)

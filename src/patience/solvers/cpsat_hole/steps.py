@@ -8,9 +8,11 @@ forward in time is a depth-first search over plays with clause learning (CP-SAT 
 under it), where unit propagation through the later steps tests each play. It tries first a (card,
 hole) pair whose rank keeps the direction of the hole's last play (up or down; Wolter's heuristic),
 taller piles first, then any card, taller piles first, hole 0 before hole 1. Ties between equally tall
-piles decide a lot: :func:`solve_steps` gives half the time to the lower pile first (``"direction"``),
-then the rest to the higher pile first (``"direction-hi"``), whose wins are complementary (measured
-on PySol Binary Star 41-60: 18 of 20 each alone, 20 of 20 in two stages; docs/cpsat-hole-notes.md).
+piles decide a lot, and the conflicts to a win under one order are heavy tailed: :func:`solve_steps`
+runs stages, the lower pile first (``"direction"``, up to 8,000 conflicts), the higher pile first
+(``"direction-hi"``, 4,000), then ties in a shuffled order (``"direction-r1"`` ... ``-r12``, 3,000
+each), until a verdict or the time limit (measured on PySol Binary Star: a shuffled order often wins in
+under 100 conflicts a deal where the first two need more than 8,000; docs/cpsat-hole-notes.md).
 
 Variables (``t = 0..n-1`` steps, states ``t = 0..n``):
 
@@ -50,6 +52,7 @@ Star: 4.8-6.8 s before, 2.7-3.0 s after, with the reach and buried-card constrai
 
 from __future__ import annotations
 
+import random
 import time
 from functools import lru_cache
 from typing import Any
@@ -60,10 +63,12 @@ from ...interrupt import solve_cpsat
 from .data import HoleDeal
 from .params import parameters, solver_stats
 
-__all__ = ["ORDERS", "build_steps", "decode_steps", "piles_of", "solve_steps"]
+__all__ = ["CONFLICTS", "ORDERS", "build_steps", "decode_steps", "piles_of", "solve_steps"]
 
-# The fixed search orders of the stages of solve_steps (measured: docs/cpsat-hole-notes.md).
-ORDERS = ("direction", "direction-hi")
+# The fixed search orders of the stages of solve_steps, and the conflicts each stage may take (the last
+# value for every later stage; the last stage runs to the time limit). Measured: docs/cpsat-hole-notes.md.
+ORDERS = ("direction", "direction-hi", *(f"direction-r{i}" for i in range(1, 13)))
+CONFLICTS = (8000, 4000, 3000)
 
 Lit = int | bool  # a literal index, or the constant True / False (folded into the clauses)
 
@@ -265,30 +270,35 @@ def set_order(m: cp_model.CpModel, decisions: list[int]) -> None:
     proto = m.Proto()
     proto.search_strategy.clear()
     strategy = proto.search_strategy.add()
-    for i in decisions:
-        e = strategy.exprs.add()
-        e.vars.append(i)
-        e.coeffs.append(1)
+    strategy.variables.extend(decisions)  # one call (30,000 exprs one by one took 0.3 s a stage)
     strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
     strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
 
 
-def solve_steps(v: Any, seconds: float, workers: int) -> tuple[Any, cp_model.CpSolver, dict[str, float]]:
-    """Solve in stages, one per order of ``v.decisions``, each with an equal share of the time left.
+def solve_steps(
+    v: Any, seconds: float, workers: int, conflicts: tuple[int, ...] = CONFLICTS
+) -> tuple[Any, cp_model.CpSolver, dict[str, float]]:
+    """Solve in stages, one per order of ``v.decisions``, until a verdict or ``seconds`` run out.
 
-    (status, the last solver, conflicts / branches / seconds summed over the stages). A stage that ends
-    with a verdict ends the solve; every stage searches the same model, so any stage's verdict is the
-    model's. Why stages: the orders' wins are complementary (docs/cpsat-hole-notes.md).
+    Stage i may take ``conflicts[i]`` conflicts (the last value for later stages; the last stage has no
+    conflict limit) within the time left. Returns (status, the last solver, conflicts / branches /
+    seconds summed over the stages, and the number of stages run). Every stage searches the same model,
+    so any stage's verdict is the model's. Why stages: the time to a win under a fixed order is heavy
+    tailed, and orders that differ only in how ties between equally tall piles are broken win different
+    deals (docs/cpsat-hole-notes.md); conflict budgets make each stage's outcome independent of the load.
     """
     t0 = time.perf_counter()
     stats: dict[str, float] = {}
     status = cp_model.UNKNOWN
+    last = len(v.decisions) - 1
     for i, decisions in enumerate(v.decisions):
         left = seconds - (time.perf_counter() - t0)
         if left <= 0.05 and i:
             break
         set_order(v.model, decisions)
-        solver = parameters(left / (len(v.decisions) - i), workers, "steps")
+        solver = parameters(left, workers, "steps")
+        if i < last:
+            solver.parameters.max_number_of_conflicts = conflicts[min(i, len(conflicts) - 1)]
         status = solve_cpsat(solver, v.model)
         for key, value in solver_stats(solver).items():
             stats[key] = stats.get(key, 0.0) + value
@@ -329,7 +339,7 @@ def _hints(
     from the last, taller piles first, then the higher pile). ``"none"``: no hint.
     """
     R, k = deal.R, deal.k
-    bad = set(orders) - {"direction", "direction-hi", "dfs", "none"}
+    bad = {o for o in orders if not _known_order(o)}
     if bad:
         raise ValueError(f"unknown search order {sorted(bad)[0]!r}")
     keys: dict[str, list[tuple[tuple[int, ...], int]]] = {o: [] for o in orders}
@@ -340,7 +350,9 @@ def _hints(
                 cnf.implies(mv, [x, into[h]])
                 keys["dfs"].append(((-h, -left, -p), mv))
     new_up: list[Lit] = up
-    if "direction" in orders or "direction-hi" in orders:
+    P = sum(b < 0 for b in deal.below)
+    ties = [(o, _ties(o, P)) for o in orders if o.startswith("direction")]
+    if ties:
         new_up = []
         for h in range(k):
             u = cnf.new()
@@ -367,11 +379,31 @@ def _hints(
             for h in range(k):
                 kl = cnf.new()
                 cnf.implies(kl, [x, into[h], cont[h][deal.rank[c]]])
-                if "direction" in keys:
-                    keys["direction"].append(((-left, p, -h), kl))
-                if "direction-hi" in keys:
-                    keys["direction-hi"].append(((-left, -p, -h), kl))
+                for o, tie in ties:
+                    keys[o].append(((-left, tie[p], -h), kl))
     return [[x for _, x in sorted(keys[o])] for o in orders], new_up
+
+
+def _known_order(o: str) -> bool:
+    """Is ``o`` an order :func:`_hints` knows?"""
+    return o in ("direction", "direction-hi", "dfs", "none") or (o[:11] == "direction-r" and o[11:].isdigit())
+
+
+def _ties(o: str, P: int) -> list[int]:
+    """Per pile, its place among equally tall piles in direction order ``o`` (lower tried first)."""
+    if o == "direction":
+        return list(range(P))
+    if o == "direction-hi":
+        return [-p for p in range(P)]
+    return _shuffled(int(o[11:]), max(64, P))[:P]
+
+
+@lru_cache(maxsize=64)
+def _shuffled(seed: int, n: int) -> list[int]:
+    """``range(n)`` shuffled by ``random.Random(seed)``: the tie-break of order ``direction-r<seed>``."""
+    x = list(range(n))
+    random.Random(seed).shuffle(x)
+    return x
 
 
 def _wolter(
