@@ -7,10 +7,12 @@ The same search as :func:`patience.solvers.planning.search` with ``SearchConfig(
   ``depth``; node 0 is the root. One packed state walks the tree: expanding a node undoes the current
   node's moves up to the deepest common ancestor and applies the moves down to it (:func:`_goto`), as
   ``planning``'s ``_Tree.goto`` does with the engine.
-* **Open list**: a binary heap of int64 keys ``h << 40 | tie`` in one array, ``h`` the informed heuristic
-  times two plus :data:`H_OFFSET` (an integer: every term of ``heuristics._suits_informed`` is a multiple of
-  0.5), ``tie`` the node id (oldest first, planning's default) or ``2**40 - 1 - id`` (newest first), so the
-  pop order is ``heapq``'s on ``(h, counter)``: a node's id is the counter ``planning`` gives it.
+* **Open list**: a bucket queue, one bucket per value of the informed heuristic times two (an integer:
+  every term of ``heuristics._suits_informed`` is a multiple of 0.5) plus ``P`` (the least value is ``-P``),
+  each bucket a list linked through ``nxt``; pops take the lowest non-empty bucket's oldest node (FIFO,
+  planning's default) or newest (LIFO). Node ids grow in push order and a node's id is the counter
+  ``planning`` gives it, so this is ``heapq``'s order on ``(h, counter)`` (or ``(h, -counter)``), without
+  the binary heap's sift through a large array at every pop.
 * **Children** (:func:`_children`): the legal moves of ``_gen`` in the engine's order; a forced move
   (``safe_deal``, then ``safe_home``) alone, else the moves that ``partial_pile`` and ``no_return`` keep
   (:meth:`patience.solvers.dominance.Dominances.forced` / ``prune``, through the kernel's packed tests).
@@ -30,6 +32,25 @@ instead of reloading them from memory after every store into the state (every in
 kernel is a constant). Measured on MS FreeCell 1-50 and 11982 (CPU, one process, load 5-6): 20-35% less
 time per expansion (about 7-10 us an expansion on FreeCell, ~2.5x the time of a ``dfs-jit`` node, which
 does no walk and no heuristic); ``dfs-jit`` itself gained nothing measurable from the same change.
+
+Where the time goes (``perf`` samples of the compiled loop, benchmarks/profile_bestfirst.py: MS FreeCell
+1-200, FIFO, at most 20,000 expansions a deal, 366,893 expansions, 3.3 children and 4.4 walk steps each;
+benchmarks/out/planning_jit_speed.md), before and after compiling without numba's reference counting
+(``compiled``) and the bucket queue:
+
+=================================================  ======  =====
+share of the loop's samples                        before  after
+=================================================  ======  =====
+numba's array refcounts (``NRT_incref/decref``)    61%     0
+apply/undo (children's and the walk's)             13%     41%
+move generation (``_gen``, ``_card_moves``)         7%     21%
+heuristic (``_h2_suits``)                           8%     16%
+the loop (keys, table, open list inlined)           8%     14%
+the walk's own steps (``_goto``)                    2%      5%
+dominances (``_children``, ``_safe_home``)          1%      3%
+=================================================  ======  =====
+
+7.02 s -> 4.50 s for the same expansions (52,290 -> 81,622 a second, load 5.4-5.7).
 """
 
 from __future__ import annotations
@@ -81,16 +102,13 @@ from .kernel import (
     _undo,
 )
 
-__all__ = ["H_OFFSET", "HEURISTICS", "compiled", "run", "warm_up"]
+__all__ = ["HEURISTICS", "buckets", "compiled", "run", "warm_up"]
 
 HEURISTICS = {"suits": 0, "runs": 1}  # heuristics.pick_heuristic's names the kernel's games get
-H_OFFSET = 1 << 16  # added to 2h so the heap key stays positive (an empty pile's credit can make h < 0)
-_TIE_BITS = 40
-_TIE_MASK = (1 << _TIE_BITS) - 1
 # st[] fields.
 (_CUR, _NNODES, _NHEAP, _EXP, _GENC, _NTAB, _FHOME, _FPART, _FDEAL, _FRET, _WNODE, _WMOVE, _NAV, _MAXD,
- _BEST) = range(15)  # fmt: skip
-NST = 15
+ _BEST, _LO) = range(16)  # fmt: skip
+NST = 16
 CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
 
 
@@ -177,7 +195,7 @@ def _h2(S, L, C, kind, need):
     return _h2_suits(S, L, C, need)
 
 
-# Children, the walk, the heap ------------------------------------------------------------------------------
+# Children, the walk, the open list -------------------------------------------------------------------------
 def _children(S, L, C, out, flags, home, st):
     """The moves to search from the current state at ``out[0:n]``, in the engine's order; return ``n``.
 
@@ -252,43 +270,29 @@ def _goto(S, L, C, HS, Z, st, parent, move, flip, depth, fwd, node):
     st[_CUR] = node
 
 
-def _heap_push(heap, n, key):
-    """Push ``key`` onto the binary min-heap ``heap[0:n]``; return the new size."""
-    i = n
-    while i > 0:
-        p = (i - 1) >> 1
-        if heap[p] <= key:
-            break
-        heap[i] = heap[p]
-        i = p
-    heap[i] = key
-    return n + 1
+def buckets(L) -> int:
+    """The open list's bucket count: above every ``_h2 + P``. ``_h2_suits`` is at most 4n + 6n (blockers: at
+    most one a card) + 2 * suits * n (each suit's next card has at most n cards above it) + 4n (face-down)
+    + the cells, and at least -P (empty piles); ``_h2_runs`` is at most 2(n + 2n + 2n); n: the cards."""
+    n = int(L[_NCARDS])
+    return 2 * int(L[_P]) + int(L[_NC]) + (14 + 2 * int(L[_NSUITS])) * n + 10 * n + 1
 
 
-def _heap_pop(heap, n):
-    """The least key of ``heap[0:n]`` (removed; the size becomes ``n - 1``)."""
-    top = heap[0]
-    n -= 1
-    if n == 0:
-        return top
-    key = heap[n]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and heap[c + 1] < heap[c]:
-            c += 1
-        if heap[c] >= key:
-            break
-        heap[i] = heap[c]
-        i = c
-    heap[i] = key
-    return top
+def _open_push(head, tail, nxt, b, node, lifo):
+    """Put ``node`` into bucket ``b``: at the end of its list (FIFO) or at the front (LIFO)."""
+    if lifo or head[b] < 0:
+        nxt[node] = head[b]
+        head[b] = node
+        if nxt[node] < 0:
+            tail[b] = node
+    else:
+        nxt[node] = -1
+        nxt[tail[b]] = node
+        tail[b] = node
 
 
-def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, home, need, flags, kind, lifo,
-           frame, stop_at):  # fmt: skip
+def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, out, fwd, home, need, flags,
+           kind, lifo, frame, stop_at):  # fmt: skip
     """Greedy best-first search until a win (WON: ``st[_WNODE]`` and ``st[_WMOVE]``), an empty open list
     (COMPLETE), ``st[_EXP] >= stop_at`` (CHUNK) or arrays too small for one more expansion (GROW: the caller
     enlarges them and calls again)."""
@@ -296,8 +300,10 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
     nnodes = st[_NNODES]
     nheap = st[_NHEAP]
     ntab = st[_NTAB]
+    lo = st[_LO]
     code = CHUNK
-    if nnodes == 0:  # the root: its key in the table, node 0 on the heap
+    top = len(head) - 1
+    if nnodes == 0:  # the root: its key in the table, node 0 in the open list
         a = _key(L, HS, 0) | _ONE
         b = _key(L, HS, 1)
         s = -1 - _slot(tab, a, b)
@@ -305,8 +311,9 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
         tab[2 * s + 1] = b
         ntab = 1
         nnodes = 1
-        h = _h2(S, L, C, kind, need) + H_OFFSET
-        nheap = _heap_push(heap, 0, (h << _TIE_BITS) | (_TIE_MASK if lifo else 0))
+        lo = min(max(_h2(S, L, C, kind, need) + L[_P], 0), top)  # clamped only for memory safety (buckets)
+        _open_push(head, tail, nxt, lo, 0, lifo)
+        nheap = 1
     while True:
         if nheap == 0:
             code = COMPLETE
@@ -316,10 +323,11 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
         if nnodes + frame > len(parent) or 2 * (ntab + frame) > len(tab) // 2 or st[_MAXD] + 2 > len(fwd):
             code = GROW
             break
-        key = _heap_pop(heap, nheap)
+        while head[lo] < 0:
+            lo += 1
+        node = head[lo]
+        head[lo] = nxt[node]
         nheap -= 1
-        tie = key & _TIE_MASK
-        node = _TIE_MASK - tie if lifo else tie
         _goto(S, L, C, HS, Z, st, parent, move, flip, depth, fwd, node)
         st[_EXP] += 1
         n = _children(S, L, C, out, flags, home, st)
@@ -344,7 +352,7 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
                 st[_WMOVE] = m
                 won = True
                 break
-            h = _h2(S, L, C, kind, need) + H_OFFSET
+            bk = min(max(_h2(S, L, C, kind, need) + L[_P], 0), top)
             _undo(S, L, C, HS, Z, m, f)
             tab[2 * (-1 - s)] = a
             tab[2 * (-1 - s) + 1] = b
@@ -353,8 +361,10 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
             move[nnodes] = m
             flip[nnodes] = f
             depth[nnodes] = d1
-            tie = _TIE_MASK - nnodes if lifo else nnodes
-            nheap = _heap_push(heap, nheap, (h << _TIE_BITS) | tie)
+            _open_push(head, tail, nxt, bk, nnodes, lifo)
+            if bk < lo:
+                lo = bk
+            nheap += 1
             nnodes += 1
         if d1 > st[_MAXD]:
             st[_MAXD] = d1
@@ -363,21 +373,26 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, heap, out, fwd, h
             break
     st[_NNODES] = nnodes
     st[_NHEAP] = nheap
+    st[_LO] = lo
     st[_NTAB] = ntab
     return code
 
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
-_HELPERS = (_h2_suits, _h2_runs, _h2, _children, _goto, _heap_push, _heap_pop)
+_HELPERS = (_h2_suits, _h2_runs, _h2, _children, _goto, _open_push)
 
 
 @functools.cache
 def compiled() -> Callable[..., Any] | None:
-    """:func:`search` compiled by numba (once a process), or None when numba is off (:data:`K.HAVE_NUMBA`)."""
-    return jit_on_kernel(search, _HELPERS, __file__)
+    """:func:`search` compiled by numba (once a process), or None when numba is off (:data:`K.HAVE_NUMBA`).
+
+    Without numba's reference counting (``_nrt=False``: the loop allocates nothing, so it needs none):
+    every kernel helper LLVM does not inline (``_apply``, ``_undo``, ``_gen``, ...) otherwise increfs and
+    decrefs each array it is passed, on every call (module docstring: the profile)."""
+    return jit_on_kernel(search, _HELPERS, __file__, _nrt=False)
 
 
-_NODE_BYTES = 4 + 8 + 4 + 4 + 8  # parent, move, flip, depth, heap key
+_NODE_BYTES = 4 + 8 + 4 + 4 + 4  # parent, move, flip, depth, nxt (the open list's links)
 _SLOT_BYTES = 16
 _MIN_NODES = 1 << 14
 CHUNK_COMPILED = 1 << 10  # expansions in the first call; later calls aim at CHUNK_SECONDS each
@@ -406,8 +421,8 @@ def run(
     """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`).
 
     ``flags``: (safe_deal, safe_home, partial_pile, no_return); ``heuristic``: a key of :data:`HEURISTICS`;
-    ``node_cap`` < 0: no limit on expansions; ``memory_bytes``: the most the node arrays, the heap and the
-    table may take together (their next doubling included). Returns won, complete, stop ("time", "nodes",
+    ``node_cap`` < 0: no limit on expansions; ``memory_bytes``: the most the node arrays, the open list and
+    the table may take together (their next doubling included). Returns won, complete, stop ("time", "nodes",
     "memory" or ""), moves (packed, the win's, from the root), expansions, generated, states, open,
     navigation, best (most cards home in a generated state), fired_home, fired_partial, fired_deal,
     fired_return, peak_bytes and compiled.
@@ -429,7 +444,9 @@ def run(
     move = np.zeros(cap, dtype=np.int64)
     flip = np.zeros(cap, dtype=np.int32)
     depth = np.zeros(cap, dtype=np.int32)
-    heap = np.zeros(cap, dtype=np.int64)
+    nxt = np.zeros(cap, dtype=np.int32)
+    head = np.full(buckets(L), -1, dtype=np.int32)
+    tail = np.full(len(head), -1, dtype=np.int32)
     tab = np.zeros(2 * 4 * cap, dtype=np.uint64)
     fwd = np.zeros(1024, dtype=np.int64)
     out = np.zeros(frame + 1, dtype=np.int64)
@@ -457,8 +474,8 @@ def run(
             stop_at = min(stop_at, node_cap)
         before = int(st[_EXP])
         with deferred(), np.errstate(over="ignore"):
-            code = fn(st, tab, S, Lt, C, HS, K.SEEDS, parent, move, flip, depth, heap, out, fwd, home, need,
-                      fl, kind, lifo, frame, stop_at)  # fmt: skip
+            code = fn(st, tab, S, Lt, C, HS, K.SEEDS, parent, move, flip, depth, nxt, head, tail, out, fwd,
+                      home, need, fl, kind, lifo, frame, stop_at)  # fmt: skip
         if code == GROW:
             grow_nodes = st[_NNODES] + frame > len(parent)
             grow_tab = 2 * (st[_NTAB] + frame) > len(tab) // 2
@@ -469,8 +486,8 @@ def run(
                 stop = "memory"
                 break
             if grow_nodes:
-                parent, move, flip, depth, heap = (
-                    np.concatenate([x, np.zeros_like(x)]) for x in (parent, move, flip, depth, heap)
+                parent, move, flip, depth, nxt = (
+                    np.concatenate([x, np.zeros_like(x)]) for x in (parent, move, flip, depth, nxt)
                 )
             if grow_tab:
                 new = np.zeros(2 * len(tab), dtype=np.uint64)

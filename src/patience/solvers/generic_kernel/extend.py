@@ -42,10 +42,11 @@ def drop_stale_cache(module_file: str) -> None:
 
 
 def jit_on_kernel(
-    fn: Callable[..., Any], helpers: tuple[Callable[..., Any], ...], module_file: str
+    fn: Callable[..., Any], helpers: tuple[Callable[..., Any], ...], module_file: str, **options: Any
 ) -> Callable[..., Any] | None:
-    """``fn`` compiled by numba (cached on disk) with its module's ``helpers`` made jitable, or None when
-    numba is off (:func:`kernel.compiled` is None; that call also registers the kernel's own helpers)."""
+    """``fn`` compiled by numba (cached on disk, ``options`` passed to ``njit``) with its module's ``helpers``
+    made jitable, or None when numba is off (:func:`kernel.compiled` is None; that call also registers the
+    kernel's own helpers)."""
     if K.compiled() is None:
         return None
     from numba import njit
@@ -54,4 +55,4 @@ def jit_on_kernel(
     for helper in helpers:
         register_jitable(helper)
     drop_stale_cache(module_file)
-    return njit(cache=True)(fn)
+    return njit(cache=True, **options)(fn)
