@@ -25,8 +25,8 @@ def test_applicability_follows_the_rules_not_the_names() -> None:
     assert applicable(load_game("klondike-thoughtful").rules) == want
     assert applicable(load_game("freecell").rules) == {"safe_home"}  # free cells: no Theorem 1; no stock
     assert applicable(load_game("canfield").rules) == {"safe_deal", "safe_home", "partial_pile"}
-    # Spaces that then take only a waste card: an early space would forbid the other tableau moves.
-    assert applicable(load_game("canfield-whole-pile").rules) == {"safe_deal"}
+    # Spaces that then take only a waste card: safe_home only for a card on another (never opens a space).
+    assert applicable(load_game("canfield-whole-pile").rules) == {"safe_deal", "safe_home"}
     assert applicable(load_game("american-canister").rules) == {"safe_home", "partial_pile"}
     assert "partial_pile" in applicable(load_game("american-canister", {"suits": 2, "ranks": 5}).rules)
     # East Haven deals its stock onto the tableau: neither safe_home nor Theorem 1 apply.
@@ -91,6 +91,8 @@ ABLATION = [
     ("canfield", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7, "draw": 3}),
     # the same with the reserve open (any card plays; the last fills a space):
     ("canfield", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7, "reserve.stacked": False}),
+    # reserve-then-waste spaces (safe_home only for a card lying on another), whole-pile moves:
+    ("canfield-whole-pile", {"suits": 4, "ranks": 4, "piles": 2, "reserve": 6, "stock": 7}),
     ("thirty-six", {"suits": 4, "ranks": 4, "piles": 3, "stock": 4}),
     # worrying back with building down in suit (safe_home's second part), Kings-only spaces:
     ("fan", {"suits": 3, "ranks": 5, "piles": 5}),
@@ -146,7 +148,8 @@ CONDITIONS = [
     ("canfield", {}, "safe_home", True),  # reserve-first spaces: the reserve shifts by a card (the proof)
     ("canfield", {"foundations.removable": True}, "safe_home", False),  # reserve-first with worrying back
     ("canfield", {"tableau.empty": "any"}, "safe_home", True),
-    ("canfield", {"tableau.empty": "reserve-then-waste"}, "safe_home", False),  # a space stops other moves
+    ("canfield", {"tableau.empty": "reserve-then-waste"}, "safe_home", True),  # a card on another only
+    ("canfield-whole-pile", {"foundations.removable": True}, "safe_home", False),
     ("fan", {}, "safe_home", True),  # worrying back, but every builder lies under its card at home
     ("fan", {"build": "alternate-colour"}, "safe_home", True),  # the closure test (K(c) grows, below)
     ("northwest-territory", {}, "safe_home", True),  # worrying back, a reserve, face-down cards
@@ -232,6 +235,29 @@ def test_safe_home_may_open_a_space_the_reserve_must_fill() -> None:
         assert m == _home_move(e, "4D")
         e.apply(m)
         assert e.legal_moves() == [(RESERVE, 2, TABLEAU, 0, 1)]  # the space takes 4S from the reserve first
+
+
+def test_safe_home_under_reserve_then_waste_spaces_only_for_a_covering_card() -> None:
+    """Spaces that take the reserve's card, then only a waste card (Canfield whole-pile): 4D alone in its
+    pile is not played home alone (the space would stop other tableau moves once the reserve is empty);
+    4D lying on 2S is."""
+    rules = {"suits": 4, "ranks": 4, "piles": 2, "reserve": 3, "stock": 8}
+    layout = {"foundations": [["3C"], [], [], []], "cells": [], "reserve": ["AH", "2D", "4S"],
+              "stock": ["3H", "4H", "4C", "AC", "AD", "AS", "2C", "2H"], "waste": []}  # fmt: skip
+    for tableau, moves, safe in (
+        ([["4D", "3S"], ["2S", "3D"]], ("3S", "3D"), False),  # 4D left alone
+        ([["2S", "4D"], ["3S", "3D"]], ("3D", "3S"), True),  # 4D on 2S (3S's space takes 4S first)
+    ):
+        inst = {"format": "patience-instance/1", "game": "canfield-whole-pile", "rules": rules,
+                "deck": {"suits": 4, "ranks": 4, "decks": 1},
+                "layout": {**layout, "tableau": tableau}}  # fmt: skip
+        e = Engine(Instance.from_json(inst))
+        for card in moves:
+            e.apply(_home_move(e, card))
+            if not all(e.piles):
+                e.apply(e.legal_moves()[0])  # the space takes the reserve's top
+        m = Dominances(e, {"safe_home"}).forced(e.legal_moves())
+        assert m == (_home_move(e, "4D") if safe else None), tableau
 
 
 def test_safe_deal_plays_a_deal_onto_an_empty_waste_alone() -> None:

@@ -55,14 +55,16 @@ def _safe_home_sound(rules: RuleSet) -> bool:
     card could be covered without being built on). Worrying back (``removable``) is covered by a stronger
     test of the card (:func:`_closure_receivers`), under any building rule. Spaces filled from the reserve
     first (``reserve-first``, Canfield) only without worrying back (the proof's second part shifts the
-    reserve by one card, which the closure argument does not cover).
+    reserve by one card, which the closure argument does not cover); ``reserve-then-waste`` (Canfield
+    whole-pile) likewise, and then only for a card that lies on another card in the tableau (the proof's
+    third part: it never opens a space).
     """
     t = rules.tableau
     return (
         _suit_foundations(rules)
         and rules.deck.decks == 1
-        and t.empty not in ("reserve-then-waste", "waste-then-stock")
-        and not (t.empty == "reserve-first" and rules.foundations.removable)
+        and t.empty != "waste-then-stock"
+        and not (t.empty in ("reserve-first", "reserve-then-waste") and rules.foundations.removable)
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
     )
 
@@ -202,6 +204,8 @@ class Dominances:
         self._return = "no_return" in ok
         # Waste cards too when the stock turns one card at a time (see _safe_home).
         self._waste_home = engine.rules.stock.deal_count == 1 and engine.stock_to == "waste"
+        # Spaces that then take only a waste card: only a card lying on another in the tableau (_safe_home).
+        self._covered_only = engine.rules.tableau.empty == "reserve-then-waste"
         n = engine.deck.n_codes
         # receivers[c]: the codes that may ever be built onto c in the tableau.
         self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
@@ -347,11 +351,21 @@ class Dominances:
         a shorter such win: by induction on (length, reserve size) the search finds a win. With stock access
         a waste play is one move, as in ``s``; the waste is as in ``s`` (a fill never takes a waste card
         while the reserve has cards).
+
+        Spaces filled from the reserve, then only by a waste card (``reserve-then-waste``; while a space is
+        open then, no other card goes to the tableau), no worrying back: only for ``c`` on a tableau pile of
+        two or more cards. In ``s`` such a ``c`` never lies alone in a pile: the cards under it leave only
+        with it, and it never enters a space (while the reserve has cards a space takes only the reserve's
+        card, then only a waste card). So each pile of ours, ``s``'s without ``c``, is empty exactly when
+        ``s``'s is: ours has the same spaces and the same reserve, every rule about spaces allows it what it
+        allows ``s``, and the proof's first part holds as it stands.
         """
         e = self.e
         home: dict[int, int] | None = None
         for m in moves:
             if m[2] != FOUNDATION or m[0] not in (TABLEAU, CELL, RESERVE, WASTE):
+                continue
+            if self._covered_only and (m[0] != TABLEAU or len(e.piles[m[1]]) < 2):
                 continue
             if m[0] == WASTE:
                 if not self._waste_home:

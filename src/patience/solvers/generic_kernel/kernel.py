@@ -806,7 +806,7 @@ def _suit_heights(S, L, C, home):
 def _safe_home(S, L, C, stk, base, n, home):
     """Dominance ``safe_home`` (:meth:`patience.solvers.dominance.Dominances._safe_home`): the index of the
     first foundation move from a pile, a cell or the reserve of a card all of whose possible builders are
-    home, or -1."""
+    home (under ``reserve-then-waste`` spaces, from a pile of two or more cards only), or -1."""
     filled = False
     for q in range(n):
         m = stk[base + q]
@@ -814,6 +814,8 @@ def _safe_home(S, L, C, stk, base, n, home):
         waste_ok = src == WST and L[_DEAL] == 1 and L[_STKTAB] == 0  # one card a turn: see the dominance
         if dst != FND or not (src == TAB or src == CEL or src == RES or waste_ok):
             continue
+        if L[_EMPTY] == 4 and (src != TAB or S[L[_OHGT] + ((m >> 6) & 0xFFFF)] < 2):
+            continue  # reserve-then-waste spaces: a card lying on another in the tableau only
         card = _moved_card(S, L, m)
         if not filled:
             _suit_heights(S, L, C, home)
