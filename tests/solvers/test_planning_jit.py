@@ -73,7 +73,7 @@ def test_same_expansions_and_plans_as_planning(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_verdicts_agree_with_dfs_and_planning(game: str) -> None:
-    """Defaults (stock access, FIFO then LIFO ties): every decided verdict is dfs's and planning's."""
+    """Defaults (stock access, the FIFO and LIFO race): every decided verdict is dfs's and planning's."""
     both = 0
     for rung, seed in [(r, s) for r in RUNGS for s in range(4)]:
         inst = small(game, seed, rung)
@@ -115,6 +115,23 @@ def test_stock_access_keeps_verdicts() -> None:
             b = get_solver("planning-jit").solve(inst, LIMITS)
             if Status.UNKNOWN not in (a.status, b.status):
                 assert a.status is b.status, (game, seed)
+
+
+def test_race_decides_as_one_of_its_two_searches() -> None:
+    """ties=race: the verdict, plan and expansions of the FIFO or the LIFO search run alone (the one that
+    decided), plus the dropped one's expansions so far; ties=auto still gives FIFO's result when FIFO wins."""
+    insts = [deal("freecell", s, "ms") for s in (3, 5)] + [
+        small(GAMES[0], s, r) for r in RUNGS for s in range(3)
+    ]
+    for inst in insts:
+        solo = {t: get_solver("planning-jit", ties=t).solve(inst, LIMITS) for t in ("fifo", "lifo")}
+        r = get_solver("planning-jit", ties="race").solve(inst, LIMITS)
+        same = [s for s in solo.values() if (s.status, s.solution) == (r.status, r.solution)]
+        assert same, (inst, r.status)
+        assert r.stats["expansions"] >= min(s.stats["expansions"] for s in same)
+        if r.status is Status.SOLVED:
+            report = replay(inst, list(r.solution or ()))
+            assert report.ok and report.won
 
 
 def test_full_size_freecell_matches_planning_node_for_node() -> None:

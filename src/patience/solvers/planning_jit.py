@@ -1,9 +1,13 @@
 """The ``planning-jit`` backend: ``planning``'s greedy best-first search compiled on the generic kernel.
 
 The search of :mod:`.generic_kernel.bestfirst` (the informed heuristic of :mod:`.heuristics` on the packed
-state, the proven dominances of :mod:`.dominance`, 128-bit keys in the kernel's table), run the way
-``planning``'s ``auto`` mode runs its greedy search: FIFO ties for half the time, then, if that is not
-decisive, LIFO ties from scratch for the rest (each run gets the whole node limit, as in ``planning``).
+state, the proven dominances of :mod:`.dominance`, 128-bit keys in the kernel's table), with FIFO ties and
+with LIFO ties. By default (``ties="race"``) the two searches take turns chunk by chunk until one is decisive,
+each with half the memory: on MS FreeCell 1-1000 the two orders' times differ by orders of magnitude on the
+hard deals, one way or the other (benchmarks/out/planning_jit_speed.md), so a race costs at most twice the
+faster one. ``ties="auto"`` runs them the way ``planning``'s ``auto`` mode does: FIFO ties for half the
+time, then, if that is not decisive, LIFO ties from scratch for the rest (each run gets the whole node
+limit, as in ``planning``).
 Rules: :func:`.generic_kernel.kernel_supports` (``dfs-jit``'s), with the heuristics the kernel's games get
 (suit and run foundations); anything else is UNSUPPORTED.
 
@@ -23,6 +27,7 @@ the heap and the table) is UNKNOWN. Stats as ``planning`` (``expansions`` = ``no
 from __future__ import annotations
 
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 
 from ..engine import Engine, moves_to_json
@@ -34,22 +39,23 @@ from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 from .heuristics import pick_heuristic
 
-__all__ = ["PlanningJitOptions", "PlanningJitSolver", "search"]
+__all__ = ["PlanningJitOptions", "PlanningJitSolver", "race", "search", "start"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
 _WARM = [False]  # the kernels have been compiled or loaded in this process
-TIES = ("auto", "fifo", "lifo")
+TIES = ("race", "auto", "fifo", "lifo")
 _FIRED = ("fired_deal", "fired_home", "fired_partial", "fired_return")  # run()'s counts, DOMINANCES order
 
 
 @dataclass(frozen=True)
 class PlanningJitOptions:
-    """``ties``: ``auto`` (FIFO for half the time, then LIFO), ``fifo`` or ``lifo`` alone; ``dominances`` as
+    """``ties``: ``race`` (FIFO and LIFO taking turns: :func:`race`), ``auto`` (FIFO for half the time, then
+    LIFO, as ``planning``), ``fifo`` or ``lifo`` alone; ``dominances`` as
     :class:`.planning.PlanningOptions`; ``stock_access`` (module docstring); ``jit`` False runs the search
     uncompiled (as ``PATIENCE_NO_JIT=1`` does)."""
 
-    ties: str = "auto"
+    ties: str = "race"
     dominances: frozenset[str] | None = None
     stock_access: bool = True
     jit: bool = True
@@ -83,15 +89,18 @@ class PlanningJitSolver(Backend):
         if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
             opts = replace(opts, jit=False)  # no time to load the kernels (work the guard cannot cut)
         jit_s = _warm(opts.jit)
-        runs = [("lifo" if opts.ties == "lifo" else "fifo", 0.5 if opts.ties == "auto" else 1.0)]
-        if opts.ties == "auto":
-            runs.append(("lifo", 1.0))
         outs: list[dict] = []
-        for ties, share in runs:
-            deadline = t0 + limits.seconds * share
-            outs.append(search(engine, heur, opts, ties == "lifo", deadline, limits))
-            if outs[-1]["won"] or outs[-1]["complete"] or outs[-1]["stop"] == "memory":
-                break
+        if opts.ties == "race":
+            outs = race(engine, heur, opts, t0 + limits.seconds, limits)
+        else:
+            runs = [("lifo" if opts.ties == "lifo" else "fifo", 0.5 if opts.ties == "auto" else 1.0)]
+            if opts.ties == "auto":
+                runs.append(("lifo", 1.0))
+            for ties, share in runs:
+                deadline = t0 + limits.seconds * share
+                outs.append(search(engine, heur, opts, ties == "lifo", deadline, limits))
+                if outs[-1]["won"] or outs[-1]["complete"] or outs[-1]["stop"] == "memory":
+                    break
         last = outs[-1]
         stats: dict[str, float] = {
             k: float(sum(o[k] for o in outs)) for k in ("expansions", "generated", "navigation")
@@ -135,12 +144,76 @@ def _warm(jit: bool) -> float:
     return 0.0
 
 
+def race(
+    engine: Engine, heuristic: str, opts: PlanningJitOptions, deadline: float, limits: Limits
+) -> list[dict]:
+    """The FIFO and the LIFO search taking turns, a chunk each (about 30 ms), each with half the memory
+    budget and the whole node limit, until one is decisive (won or complete: the other is dropped) or both
+    stop; their results (a dropped search's: its counts so far), the deciding or last one last."""
+    packed = _pack(engine, opts)  # shared: each search copies the state
+    runs = {
+        lifo: start(engine, heuristic, opts, lifo, deadline, limits, 0.5, packed) for lifo in (False, True)
+    }
+    counts = {lifo: (0, 0, 0) for lifo in runs}
+    ended: list[dict] = []
+    while runs:
+        for lifo in list(runs):
+            try:
+                counts[lifo] = next(runs[lifo])
+            except StopIteration as end:
+                del runs[lifo]
+                ended.append(end.value)
+                if end.value["won"] or end.value["complete"]:
+                    dropped = [_dropped(counts[other]) for other in runs]
+                    return [*dropped, *ended[:-1], end.value]
+    return ended
+
+
+def _dropped(counts: tuple[int, int, int]) -> dict:
+    """The stats a dropped search of :func:`race` contributes: its counts so far."""
+    exp, gen, nav = counts
+    return dict(expansions=exp, generated=gen, navigation=nav, fired_home=0, fired_deal=0, peak_bytes=0,
+                compiled=False)  # fmt: skip
+
+
 def search(
     engine: Engine, heuristic: str, opts: PlanningJitOptions, lifo: bool, deadline: float, limits: Limits
 ) -> dict:
     """One greedy best-first search from ``engine``'s current state (left as it was) until ``deadline``
     (:func:`.generic_kernel.bestfirst.run`'s result dict)."""
+    gen = start(engine, heuristic, opts, lifo, deadline, limits)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as end:
+            return end.value
+
+
+def start(
+    engine: Engine,
+    heuristic: str,
+    opts: PlanningJitOptions,
+    lifo: bool,
+    deadline: float,
+    limits: Limits,
+    memory_share: float = 1.0,
+    packed: tuple | None = None,
+) -> Generator[tuple[int, int, int], None, dict]:
+    """:func:`search` as :func:`.generic_kernel.bestfirst.steps`: a generator stepping it chunk by chunk;
+    ``memory_share``: the part of the memory budget it may take; ``packed``: :func:`_pack`'s, if made."""
     from .generic_kernel import bestfirst
+
+    p, L, flags = packed or _pack(engine, opts)
+    memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB * memory_share
+    cap = -1 if limits.nodes is None else limits.nodes
+    return bestfirst.steps(p.S, L, p.C, frame=p.frame, flags=flags, heuristic=heuristic, lifo=lifo,
+                           deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit)  # fmt: skip
+
+
+def _pack(engine: Engine, opts: PlanningJitOptions) -> tuple:
+    """The engine packed for the kernel (:func:`.generic_kernel.pack.pack`), its rule fields ``L`` (without
+    stock access if ``opts`` says so) and the dominance switches (safe_deal, safe_home, partial_pile,
+    no_return)."""
     from .generic_kernel import kernel as K
     from .generic_kernel.pack import pack
 
@@ -150,8 +223,4 @@ def search(
     if not opts.stock_access and L[K._KPLUS]:
         L = L.copy()
         L[K._KPLUS] = 0
-    flags = tuple(name in dom.on for name in DOMINANCES)  # safe_deal, safe_home, partial_pile, no_return
-    memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
-    cap = -1 if limits.nodes is None else limits.nodes
-    return bestfirst.run(p.S, L, p.C, frame=p.frame, flags=flags, heuristic=heuristic, lifo=lifo,  # type: ignore[arg-type]
-                         deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit)  # fmt: skip
+    return p, L, tuple(name in dom.on for name in DOMINANCES)

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 import numpy as np
@@ -102,7 +102,7 @@ from .kernel import (
     _undo,
 )
 
-__all__ = ["HEURISTICS", "buckets", "compiled", "run", "warm_up"]
+__all__ = ["HEURISTICS", "buckets", "compiled", "run", "steps", "warm_up"]
 
 HEURISTICS = {"suits": 0, "runs": 1}  # heuristics.pick_heuristic's names the kernel's games get
 # st[] fields.
@@ -116,28 +116,9 @@ CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
 def _h2_suits(S, L, C, need):
     """2 x ``heuristics._suits_informed``: cards not home, blockers (cards above a lower rank in their pile;
     the waste too without redeals), the cards above each suit's next foundation card, face-down cards,
-    occupied cells, empty piles. ``need``: scratch of one int per suit."""
+    occupied cells, empty piles. ``need``: scratch of one int per suit. One pass over each pile's cards."""
     P, H, R = L[_P], L[_H], L[_R]
     op, oh, orank, osuit = L[_OPILE], L[_OHGT], L[_ORANK], L[_OSUIT]
-    h = 4 * (L[_NCARDS] - S[L[_ONFND]])
-    inv = 0
-    for i in range(P):
-        low = 1 << 30
-        for k in range(S[oh + i]):
-            r = C[orank + S[op + i * H + k]]
-            if r > low:
-                inv += 1
-            elif r < low:
-                low = r
-    if L[_MAXRED] == 0:
-        low = 1 << 30
-        for k in range(S[L[_OWLEN]]):
-            r = C[orank + S[L[_OWST] + k]]
-            if r > low:
-                inv += 1
-            elif r < low:
-                low = r
-    h += 6 * inv
     # _next_card_depth: need[s] is the card code wanted by suit s's foundation, or -1.
     ns = L[_NSUITS]
     for s in range(ns):
@@ -150,21 +131,35 @@ def _h2_suits(S, L, C, need):
             need[C[osuit + top]] = r + 1 if r < R else 0
     for s in range(ns):
         need[s] = s * R + need[s] - 1 if need[s] else -1
+    inv = 0
     depth = 0
-    for i in range(P):
-        n = S[oh + i]
-        for k in range(n):
-            c = S[op + i * H + k]
-            if need[C[osuit + c]] == c:
-                depth += n - 1 - k
-    h += 2 * depth
     down = 0
     empty = 0
     for i in range(P):
-        down += S[L[_ODOWN] + i]
-        if S[oh + i] == 0:
+        n = S[oh + i]
+        if n == 0:
             empty += 1
-    h += 4 * down - empty
+        down += S[L[_ODOWN] + i]
+        low = 1 << 30
+        o = op + i * H
+        for k in range(n):
+            c = S[o + k]
+            r = C[orank + c]
+            if r > low:
+                inv += 1
+            elif r < low:
+                low = r
+            if need[C[osuit + c]] == c:
+                depth += n - 1 - k
+    if L[_MAXRED] == 0:
+        low = 1 << 30
+        for k in range(S[L[_OWLEN]]):
+            r = C[orank + S[L[_OWST] + k]]
+            if r > low:
+                inv += 1
+            elif r < low:
+                low = r
+    h = 4 * (L[_NCARDS] - S[L[_ONFND]]) + 6 * inv + 2 * depth + 4 * down - empty
     for c in range(L[_NC]):
         if S[L[_OCELL] + c] >= 0:
             h += 1
@@ -404,7 +399,18 @@ def _bytes(nodes: int, slots: int) -> int:
     return nodes * _NODE_BYTES + slots * _SLOT_BYTES
 
 
-def run(
+def run(S: np.ndarray, L: np.ndarray, C: np.ndarray, **kw: Any) -> dict:
+    """Greedy best-first search from the packed state ``S`` (not changed) to its end (:func:`steps`'s
+    arguments and result)."""
+    gen = steps(S, L, C, **kw)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as end:
+            return end.value
+
+
+def steps(
     S: np.ndarray,
     L: np.ndarray,
     C: np.ndarray,
@@ -417,8 +423,10 @@ def run(
     node_cap: int,
     memory_bytes: float,
     jit: bool = True,
-) -> dict:
-    """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`).
+) -> Generator[tuple[int, int, int], None, dict]:
+    """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`),
+    yielding (expansions, generated, navigation) after each chunk of about :data:`CHUNK_SECONDS` (so two
+    searches can take turns: planning-jit's ``race``); the generator's value is the result.
 
     ``flags``: (safe_deal, safe_home, partial_pile, no_return); ``heuristic``: a key of :data:`HEURISTICS`;
     ``node_cap`` < 0: no limit on expansions; ``memory_bytes``: the most the node arrays, the open list and
@@ -502,6 +510,7 @@ def run(
         spent = time.perf_counter() - now
         if int(st[_EXP]) - before >= chunk:
             chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 16), 1 << 20))
+        yield int(st[_EXP]), int(st[_GENC]), int(st[_NAV])
     moves: list[int] = []
     if code == WON and not won:
         node = int(st[_WNODE])
