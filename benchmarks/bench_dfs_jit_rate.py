@@ -1,0 +1,38 @@
+"""dfs-jit's nodes per second on MS FreeCell deals FIRST..LAST, each stopped at CAP nodes (so two checkouts
+visit the very same nodes and compare on time per node; the solve calls' wall time, wins replayed).
+
+    PYTHONPATH=<snapshot>/src nice -n 5 .venv/bin/python benchmarks/bench_dfs_jit_rate.py 1 100 20000
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from _common import commit, load
+
+
+def main() -> None:
+    from patience.deals import deal
+    from patience.solvers.base import Limits, Status, get_solver
+    from patience.solvers.generic_kernel import kernel as K
+
+    first, last, cap = (int(x) for x in sys.argv[1:4])
+    t = time.perf_counter()
+    K.warm_up()
+    print(f"- {commit()}; kernel loaded in {time.perf_counter() - t:.1f} s")
+    solver = get_solver("dfs-jit")
+    secs, nodes, won = 0.0, 0.0, 0
+    for seed in range(first, last + 1):
+        inst = deal("freecell", seed, "ms")
+        t = time.perf_counter()
+        r = solver.solve(inst, Limits(seconds=60, nodes=cap))
+        secs += time.perf_counter() - t
+        nodes += r.stats.get("nodes", 0.0)
+        won += r.status is Status.SOLVED
+    print(f"dfs-jit MS {first}-{last} cap {cap}: {won} solved, {nodes:.0f} nodes in {secs:.2f} s "
+          f"= {nodes / secs:,.0f}/s; load {load()}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
