@@ -53,7 +53,9 @@ class WorldSearch:
         key = (engine.base_rank, ns, colour)
         t = self._layout.get(key)
         if t is None:
-            t = self._layout[key] = pack(engine, colour=colour, dominances=dom, jit=self.opts.jit)
+            o = self.opts
+            sa = o.stock_access
+            t = self._layout[key] = pack(engine, colour=colour, dominances=dom, jit=o.jit, stock_access=sa)
         S = state_array(engine, t.L)
         out = Packed.__new__(Packed)  # the template's constants; no hash state (kernel.run makes its own)
         out.S, out.L, out.C, out.frame, out.jit = S, t.L, t.C, t.frame, t.jit

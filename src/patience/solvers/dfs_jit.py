@@ -45,11 +45,14 @@ _WARM = [False]  # the kernel has been compiled or loaded in this process
 @dataclass(frozen=True)
 class DfsJitOptions:
     """Options of ``dfs-jit``: ``streamline_share`` and ``dominances`` as :class:`.dfs.DfsOptions`; ``jit``
-    False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does)."""
+    False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does); ``stock_access`` False turns a waste
+    stock card by card instead of :mod:`.stock_access`'s macro plays (the same verdicts; lines without the
+    turn-and-redeal cycles the macro plays expand to, which the hindsight player ranks and follows)."""
 
     streamline_share: float = 0.1
     dominances: frozenset[str] | None = None
     jit: bool = True
+    stock_access: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dominances", chosen(self.dominances))
@@ -148,7 +151,7 @@ def _phases(
     if packer is None:
 
         def packer(colour: bool) -> Packed:
-            return pack(engine, colour=colour, dominances=dom, jit=opts.jit)
+            return pack(engine, colour=colour, dominances=dom, jit=opts.jit, stock_access=opts.stock_access)
 
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
     home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on

@@ -125,12 +125,17 @@ class Packed:
 
 
 def pack(
-    engine: Engine, colour: bool = False, dominances: Dominances | None = None, jit: bool = True
+    engine: Engine,
+    colour: bool = False,
+    dominances: Dominances | None = None,
+    jit: bool = True,
+    stock_access: bool = True,
 ) -> Packed:
     """The engine's current state and rules as kernel arrays.
 
     ``colour``: hash cards outside the foundations by rank and colour (the streamliner's colour key) instead
     of by card. ``dominances``: whose ``safe_home`` receivers to pack (default: every applicable rule).
+    ``stock_access`` False: the stock turns card by card even where :mod:`..stock_access` applies.
     """
     e = engine
     rules = e.rules
@@ -163,7 +168,8 @@ def pack(
         items.extend(int(x) for x in xs)
     C = np.array(items, dtype=np.int64)
 
-    kplus = stock_access_applies(rules)  # stock access: every stock card may be played, each a source
+    # stock access: every stock card may be played, each a source
+    kplus = stock_access and stock_access_applies(rules)
     L = np.zeros(K.NL, dtype=np.int64)
     fields = {
         K._P: P, K._H: H, K._NC: NC, K._NR: NR, K._F: F, K._FH: FH, K._N: N, K._R: R, K._NCARDS: ncards,
