@@ -35,7 +35,7 @@ class PortfolioOptions:
     """The stages: (registered backend, share of the time limit), run in order. Time a stage leaves
     unused passes to the next; the last stage gets everything left."""
 
-    stages: tuple[tuple[str, float], ...] = (("dfs-jit", 0.3), ("planning-jit", 0.7))
+    stages: tuple[tuple[str, float], ...] = (("dfs-jit", 0.6), ("planning-jit", 0.4))
     # A stage whose backend does not support the rules runs this one in its place (same search, uncompiled).
     fallbacks: tuple[tuple[str, str], ...] = (("dfs-jit", "dfs"), ("planning-jit", "planning"))
 
