@@ -9,15 +9,23 @@ from __future__ import annotations
 import sys
 import time
 
-from _common import commit, load
+from _common import Parser, commit, load
 
 
-def main() -> None:
+def main(argv: list[str]) -> None:
+    ap = Parser(description=__doc__.splitlines()[0])
+    ap.add_argument("first", type=int, help="first MS deal number")
+    ap.add_argument("last", type=int, help="last MS deal number")
+    ap.add_argument("cap", type=int, help="nodes a deal (the search stops there)")
+    args = ap.parse_args(argv)
+    if not 1 <= args.first <= args.last or args.cap < 1:
+        ap.error("need 1 <= FIRST <= LAST and CAP >= 1")
+    first, last, cap = args.first, args.last, args.cap
+
     from patience.deals import deal
     from patience.solvers.base import Limits, Status, get_solver
     from patience.solvers.generic_kernel import kernel as K
 
-    first, last, cap = (int(x) for x in sys.argv[1:4])
     t = time.perf_counter()
     K.warm_up()
     print(f"- {commit()}; kernel loaded in {time.perf_counter() - t:.1f} s")
@@ -35,4 +43,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

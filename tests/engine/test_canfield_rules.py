@@ -198,12 +198,13 @@ def test_reserve_first_spaces_take_any_card_once_the_reserve_is_empty() -> None:
 
 
 def test_dominances_under_reserve_then_waste_spaces() -> None:
-    """Only safe_deal's proof covers spaces that stop every tableau move but from the waste."""
+    """Spaces that stop every tableau move but from the waste: safe_deal, and safe_home only for a card
+    lying on another in the tableau (Dominances._safe_home); no partial_pile."""
     from patience.solvers.dominance import applicable
 
     free = {"tableau.group_moves": "build"}
-    assert applicable(deal("canfield-whole-pile", 1).rules) == {"safe_deal"}
-    assert applicable(deal("canfield-whole-pile", 1, overrides=free).rules) == {"safe_deal"}
+    assert applicable(deal("canfield-whole-pile", 1).rules) == {"safe_deal", "safe_home"}
+    assert applicable(deal("canfield-whole-pile", 1, overrides=free).rules) == {"safe_deal", "safe_home"}
     loose = {**free, "tableau.empty": "any"}
     assert applicable(deal("canfield-whole-pile", 1, overrides=loose).rules) == {
         "safe_deal",
