@@ -211,16 +211,11 @@ def start(
 
 
 def _pack(engine: Engine, opts: PlanningJitOptions) -> tuple:
-    """The engine packed for the kernel (:func:`.generic_kernel.pack.pack`), its rule fields ``L`` (without
-    stock access if ``opts`` says so) and the dominance switches (safe_deal, safe_home, partial_pile,
+    """The engine packed for the kernel (:func:`.generic_kernel.pack.pack`, with stock access as ``opts``
+    says), its rule fields ``L`` and the dominance switches (safe_deal, safe_home, partial_pile,
     no_return)."""
-    from .generic_kernel import kernel as K
     from .generic_kernel.pack import pack
 
     dom = Dominances(engine, opts.dominances)
-    p = pack(engine, dominances=dom, jit=opts.jit)
-    L = p.L
-    if not opts.stock_access and L[K._KPLUS]:
-        L = L.copy()
-        L[K._KPLUS] = 0
-    return p, L, tuple(name in dom.on for name in DOMINANCES)
+    p = pack(engine, dominances=dom, jit=opts.jit, stock_access=opts.stock_access)
+    return p, p.L, tuple(name in dom.on for name in DOMINANCES)
