@@ -9,19 +9,22 @@ both orders, can be scored from one log without running it. A stage whose solver
 ``portfolio`` count, unless ``--every-game``. The figures are estimates from logged times (taken under the
 load of that run), not a portfolio run. This is how ``portfolio``'s default split was chosen.
 
-    python benchmarks/portfolio_from_log.py /tmp/split.jsonl --first dfs-jit --second planning
+    python benchmarks/portfolio_from_log.py /tmp/split.jsonl --first dfs-jit --second planning-jit
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import defaultdict
 from pathlib import Path
 
+from _common import Parser
+
 Deal = tuple[str, int]
 Rows = dict[Deal, dict[str, tuple[str, float]]]
 Plan = tuple[tuple[str, float], ...]
+# portfolio's own two stages (kept in step with PortfolioOptions.stages by test_benchmarks)
+_DEFAULT = ("dfs-jit", "planning-jit")
 SHARES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
@@ -55,14 +58,16 @@ def splits(first: str, second: str, lim: float) -> list[tuple[str, Plan]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("log", type=Path, help="a bench_crosscheck --log file")
     ap.add_argument("--limit", type=float, default=10.0, help="the log's limit in seconds (default 10)")
-    ap.add_argument("--first", default="dfs-jit", help="one stage's solver (default dfs-jit)")
-    ap.add_argument("--second", default="planning", help="the other stage's solver (default planning)")
+    ap.add_argument("--first", default=_DEFAULT[0], help=f"one stage's solver (default {_DEFAULT[0]})")
+    ap.add_argument("--second", default=_DEFAULT[1], help=f"the other stage's solver (default {_DEFAULT[1]})")
     ap.add_argument("--every-game", action="store_true", help="also games auto does not give to portfolio")
     ap.add_argument("--per-game", action="store_true", help="also each game's best split")
     args = ap.parse_args()
+    if not args.log.is_file():
+        ap.error(f"{args.log}: no such log file")
     from patience.rules import load_game
     from patience.solvers.base import _pick_auto
     from patience.solvers.portfolio import PortfolioOptions
@@ -78,6 +83,12 @@ def main() -> None:
         by_auto = {g: _pick_auto(load_game(g).rules) for g in {g for g, _ in deals}}
         skipped = {g for g, e in by_auto.items() if e is None or e.name != "portfolio"}
         deals = [k for k in deals if k[0] not in skipped]
+    if not deals:
+        have = ", ".join(sorted({n for v in verdict.values() for n in v})) or "none"
+        ap.error(
+            f"{args.log}: no deal has rows of both {args.first} and {args.second}"
+            f" at {args.limit:g} s (solvers: {have})"
+        )
 
     def seconds(k: Deal, plan: Plan) -> float | None:
         """When the portfolio ``plan`` decides deal ``k`` (None: undecided within the limit)."""

@@ -4,6 +4,7 @@ helpers in ``benchmarks/_common.py`` do what the scripts rely on."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -39,6 +40,7 @@ BAD = {  # one bad option per script that checks its own values
     "bench_rates.py": ["thirty-six", "--db", "x.sqlite", "--retry-log", "x.jsonl", "-n", "0"],
     "bench_inversion.py": ["--ways", "nosuch"],
     "check_removed_max.py": ["-n", "0"],
+    "portfolio_from_log.py": ["no-such-log.jsonl"],
 }
 
 
@@ -170,3 +172,29 @@ def test_bhs_solve_agrees_with_dfs(common) -> None:
     theirs = [common.bhs_solve(to_board_text(i), "black_hole", 60.0)[0] for i in insts]
     ours = [common.verdict(solve(i, "dfs", Limits(seconds=60)).status) for i in insts]
     assert theirs == ours and set(ours) == {"W", "L"}
+
+
+def test_portfolio_from_log_defaults_are_the_portfolio(common) -> None:
+    """The scored split's default stages are the ones ``portfolio`` runs."""
+    import portfolio_from_log
+
+    from patience.solvers.portfolio import PortfolioOptions
+
+    assert portfolio_from_log._DEFAULT == tuple(name for name, _ in PortfolioOptions().stages)
+
+
+def test_portfolio_from_log_without_both_solvers(tmp_path: Path) -> None:
+    """A log without rows of both stages is one line and exit 2, not a division by zero."""
+    log = tmp_path / "x.jsonl"
+    row = {
+        "game": "freecell",
+        "seed": 1,
+        "solver": "solvitaire",
+        "limit": 10.0,
+        "verdict": "W",
+        "seconds": 1.0,
+    }
+    log.write_text(json.dumps(row) + "\n")
+    r = _run("portfolio_from_log.py", str(log), "--per-game", timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "no deal has rows of both" in r.stderr, r.stderr
