@@ -54,6 +54,13 @@ def test_shuffles_small() -> None:
     assert code == 0 and "uniform shuffle" in out and "sorted   by rows" in out
 
 
+def test_shuffles_few_turns_line() -> None:
+    small = ("--set", "suits=2", "--set", "ranks=5", "--set", "piles=3")
+    code, out, _ = _run("shuffles", "-k", "1", "-n", "2", "--start", "gathered", "--by", "rows",
+                        "--line", "few-turns", *small)  # fmt: skip
+    assert code == 0 and "few-turns line" in out and "turns " in out.splitlines()[-1]
+
+
 @pytest.mark.parametrize(
     ("args", "word"),
     [

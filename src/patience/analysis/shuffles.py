@@ -14,8 +14,17 @@ deal). The deck before shuffling is ``sorted`` (four Ace-to-King runs, suit by s
 ``gathered`` from the previous game (section 6): the hole's cards in play order, then the cards left on
 the tableau, pile by pile, bottom to top; a chain of games, each shuffling the last one's cards.
 :func:`study` plays ``n`` games per k and compares the win rate with uniformly shuffled deals (Wilson
-intervals). Verdicts are ``dfs``'s (wins replayed by the validator); the order of a lost deal's
-gathered cards comes from the hole search's best line (most cards removed).
+intervals). Verdicts are ``dfs``'s (wins replayed by the validator). The play line a deck is gathered
+from (``line``, :data:`LINES`) is the solver's choice, not the game's:
+
+* ``search``: ``dfs``'s win, or for a lost deal the hole search's best line (most cards removed); its
+  move order already tries the rank that keeps the hole's direction first, then taller piles;
+* ``few-turns``: a line reaching the same number of cards with the fewest direction changes found
+  (:func:`.turns.few_turns_line`, ``turn_nodes`` a game), for Wolter's solver, which "prefers
+  avoiding direction changes" and leaves "mostly sorted decks" (his sections 4 and 7); one hole, no
+  cells or stock. Each such line is replayed by the validator (a win must still win).
+
+:class:`ShufflePoint` also counts the direction changes of the gathered lines (the mechanism).
 """
 
 from __future__ import annotations
@@ -29,7 +38,18 @@ from ..cards import Card
 from ..instance import Instance, Layout, hole_start_cards
 from ..rules import load_game
 
-__all__ = ["ShufflePoint", "deal_order", "riffle", "riffle_probability", "rising_sequences", "study"]
+__all__ = [
+    "LINES",
+    "ShufflePoint",
+    "deal_order",
+    "riffle",
+    "riffle_probability",
+    "rising_sequences",
+    "study",
+]
+
+LINES = ("search", "few-turns")
+"""The play lines a gathered deck can come from (module docstring)."""
 
 
 def riffle(cards: list[Any], rng: random.Random) -> list[Any]:
@@ -106,19 +126,56 @@ def _gathered(inst: Instance, moves: list[dict[str, Any]]) -> list[Card]:
     return [c for h in holes for c in h] + [c for p in piles for c in p]
 
 
-def _play(inst: Instance, limit_s: float) -> tuple[str, list[dict[str, Any]]]:
-    """dfs's verdict and the line to gather by: the win, or the hole search's best line."""
+def _play(
+    inst: Instance, limit_s: float, line: str = "search", turn_nodes: int = 200_000
+) -> tuple[str, list[dict[str, Any]], int, bool]:
+    """dfs's verdict, the ``line`` to gather by (:data:`LINES`), its direction changes, and whether
+    they are proven fewest (``few-turns`` only)."""
     import time
 
     from ..engine import Engine, moves_to_json
     from ..solvers.base import Limits, solve
     from ..solvers.dfs_hole import hole_search
+    from .turns import few_turns_line, line_turns
 
     res = solve(inst, "dfs", Limits(seconds=limit_s))
     if res.solution is not None:
-        return res.status.value, list(res.solution)
-    ho = hole_search(Engine(inst), time.perf_counter() + limit_s, None, 1 << 22)
-    return res.status.value, moves_to_json(inst, ho.best_moves)
+        moves = list(res.solution)
+    else:
+        ho = hole_search(Engine(inst), time.perf_counter() + limit_s, None, 1 << 22)
+        moves = list(moves_to_json(inst, ho.best_moves))
+    if line == "few-turns":
+        engine = Engine(inst)
+        incumbent = _engine_moves(inst, moves)
+        few = few_turns_line(engine, engine.foundation_cards() + len(moves), incumbent, turn_nodes)
+        assert few is not None  # the incumbent is a line
+        if few.moves != incumbent:
+            moves = list(moves_to_json(inst, few.moves))
+            _check(inst, moves, res.solution is not None)
+        return res.status.value, moves, line_turns(inst, moves), few.optimal
+    return res.status.value, moves, line_turns(inst, moves), False
+
+
+def _engine_moves(inst: Instance, moves: list[dict[str, Any]]) -> list[Any]:
+    """JSON moves as engine moves, read off an engine replaying them from the start."""
+    from ..engine import Engine
+
+    e = Engine(inst)
+    out = []
+    for m in moves:
+        mv = e.move_from_json(m)
+        e.apply(mv)
+        out.append(mv)
+    return out
+
+
+def _check(inst: Instance, moves: list[dict[str, Any]], win: bool) -> None:
+    """Replay a line with the validator: every move legal, and a win still a win (else a bug)."""
+    from ..validate import replay
+
+    rep = replay(inst, moves)
+    if not rep.ok or rep.won != win:
+        raise RuntimeError(f"few-turns line fails replay: {rep.message()}")
 
 
 @dataclass(frozen=True)
@@ -131,6 +188,14 @@ class ShufflePoint:
     won: int
     lost: int
     unknown: int
+    line: str = "search"  # the play line gathered decks come from (:data:`LINES`)
+    turns: int = 0  # direction changes summed over the n games' lines
+    proven: int = 0  # of them, few-turns lines proven fewest within the node budget
+
+    @property
+    def mean_turns(self) -> float:
+        """Mean direction changes of the lines played (the order a gathered deck starts from)."""
+        return self.turns / self.n if self.n else 0.0
 
     @property
     def n(self) -> int:
@@ -153,11 +218,16 @@ def study(
     seed: int = 1,
     limit_s: float = 10.0,
     overrides: dict[str, Any] | None = None,
+    line: str = "search",
+    turn_nodes: int = 200_000,
 ) -> list[ShufflePoint]:
     """``n`` games per k: deck ``start`` (sorted, gathered, or uniform: a uniform permutation, k
-    ignored), k riffles and a cut, dealt ``by`` rows or columns, decided by ``dfs``."""
+    ignored), k riffles and a cut, dealt ``by`` rows or columns, decided by ``dfs``; a gathered deck is
+    the last game's ``line`` (:data:`LINES`; ``turn_nodes``: few-turns' search budget a game)."""
     if start not in ("sorted", "gathered", "uniform"):
         raise ValueError(f"start {start!r}: sorted, gathered or uniform")
+    if line not in LINES:
+        raise ValueError(f"line {line!r}: {' or '.join(LINES)}")
     rules = load_game(game, overrides).rules
     from ..cards import Deck
 
@@ -167,6 +237,7 @@ def study(
     for k in ks:
         rng = random.Random(f"{game}/{start}/{by}/{k}/{seed}")
         counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        turns = proven = 0
         cards = list(sorted_deck)
         for _ in range(n):
             if start == "uniform":
@@ -180,9 +251,12 @@ def study(
                 c = rng.randrange(len(cards))
                 cards = cards[c:] + cards[:c]
             inst = deal_order(game, cards, by, overrides)
-            status, line = _play(inst, limit_s)
+            status, moves, t, opt = _play(inst, limit_s, line, turn_nodes)
             counts[status if status in counts else "unknown"] += 1
+            turns += t
+            proven += opt
             if start == "gathered":
-                cards = _gathered(inst, line)
-        out.append(ShufflePoint(start, by, k, counts["solved"], counts["unsolvable"], counts["unknown"]))
+                cards = _gathered(inst, moves)
+        won, lost, unknown = counts["solved"], counts["unsolvable"], counts["unknown"]
+        out.append(ShufflePoint(start, by, k, won, lost, unknown, line, turns, proven))
     return out

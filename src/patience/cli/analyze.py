@@ -305,12 +305,15 @@ def inversion_cmd(
 @click.option("-n", "count", default=100, show_default=True, help="Games per point.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the shuffles.")
 @click.option("--limit", default="10s", show_default=True, help="Time limit per game (dfs).")
+@click.option("--line", type=click.Choice(["search", "few-turns"]), default="search", show_default=True,
+              help="Play line a gathered deck comes from: dfs's own, or one with the fewest direction "
+                   "changes found (Wolter's solver's preference; one hole, no cells or stock).")  # fmt: skip
 @click.option("--set", "sets", multiple=True, help=SET_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @guard
 def shuffles_cmd(
     game: str, starts: tuple[str, ...], bys: tuple[str, ...], kmax: int, count: int, seed: int, limit: str,
-    sets: tuple[str, ...], as_json: bool,
+    line: str, sets: tuple[str, ...], as_json: bool,
 ) -> None:  # fmt: skip
     """Win rates after k GSR riffles and a cut of a sorted or gathered deck, dealt by rows or columns,
     against uniformly shuffled deals (Wolter 2014, 6 and 7; conservative Wilson 95% intervals)."""
@@ -323,24 +326,26 @@ def shuffles_cmd(
     name, overrides = prepare(game, 1, 1, "portable", sets, ("dfs",))
     limit_s = parse_limit(limit)
     try:
-        points = study(name, "uniform", "rows", [0], count, seed=seed, limit_s=limit_s, overrides=overrides)
+        points = study(name, "uniform", "rows", [0], count, seed=seed, limit_s=limit_s, overrides=overrides,
+                       line=line)  # fmt: skip
         for start in starts or ("sorted", "gathered"):
             for by in bys or ("rows", "columns"):
                 points += study(name, start, by, range(1, kmax + 1), count, seed=seed, limit_s=limit_s,
-                                overrides=overrides)  # fmt: skip
+                                overrides=overrides, line=line)  # fmt: skip
     except ValueError as err:
         raise UsageError(str(err)) from None
     if as_json:
         emit_json([{**p.__dict__, "interval": list(p.interval())} for p in points])
         return
     click.echo(
-        f"{name}: {count} games per point, dfs at {limit}; win % with conservative Wilson 95% interval"
+        f"{name}: {count} games per point, dfs at {limit}; win % with conservative Wilson 95% interval; "
+        f"gathered from the {line} line; turns: mean direction changes of the lines played"
     )
     for p in points:
         lo, hi = p.interval()
         what = "uniform shuffle" if p.start == "uniform" else f"{p.start:8} by {p.by:7} k={p.k:<2}"
         click.echo(f"{what:28} {100 * p.won / p.n:6.1f}%  [{100 * lo:5.1f}, {100 * hi:5.1f}]"
-                   f"  ({p.won} W / {p.lost} L / {p.unknown} ?)")  # fmt: skip
+                   f"  ({p.won} W / {p.lost} L / {p.unknown} ?)  turns {p.mean_turns:.2f}")  # fmt: skip
 
 
 from .analyze_freecell import freecell_lost  # noqa: E402  (Klaver 2022: FreeCell lost games)
