@@ -176,19 +176,18 @@ def _retop(S, L):
             S[o + S[op + i * H + h - 1]] |= 1 << i
 
 
-def decide(S0, L, Lq, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, res, frame):
+def decide(
+    S0, L, Lq, C, X, Z, hid, unseen, cands, playouts, depth, stall, ms, u, res, S, HS, buf, cards, one
+):
     """Every playout of one decision: for each candidate move of ``cands`` (packed), ``playouts`` playouts
     from ``S0`` with the unseen cards ``unseen`` dealt anew into the places ``hid`` of ``S`` (none: the state
     as packed). ``res[(i * playouts + j), :]``: (most cards home, cards sent home, other moves) of playout
     ``j`` of candidate ``i``. Stops at the first playout that wins (the player plays its move at once);
-    returns how many playouts were played. ``Lq``: ``L`` without worrying back (:func:`_moves`)."""
-    S = S0.copy()
-    HS = np.zeros(2 * (2 * L[K._P] + 5), dtype=np.uint64)  # the kernel keeps a key; a playout ignores it
-    buf = np.zeros(frame + 1, dtype=np.int64)
+    returns how many playouts were played. ``Lq``: ``L`` without worrying back (:func:`_moves`).
+    ``S``, ``HS``, ``buf``, ``cards``, ``one``: scratch arrays from :func:`scratch`, so nothing here
+    allocates and the function compiles without numba's reference counting."""
     nh = len(hid)
-    cards = unseen.copy()
     stride = nh + depth
-    one = np.zeros(3, dtype=np.int64)
     done = 0
     for i in range(len(cands)):
         for j in range(playouts):
@@ -225,7 +224,19 @@ _HELPERS = (_fits_home, _in_set, _moves, _down_sum, _playout, _retop)
 @functools.cache
 def compiled() -> Callable[..., Any] | None:
     """:func:`decide` compiled by numba (once a process), or None when numba is off (:data:`K.HAVE_NUMBA`)."""
-    return jit_on_kernel(decide, _HELPERS, __file__)
+    return jit_on_kernel(decide, _HELPERS, __file__, _nrt=False)
+
+
+def scratch(view: View, rk: _Rules) -> tuple[np.ndarray, ...]:
+    """The working arrays of :func:`decide` (state, key, move buffer, unseen cards, one playout's result)."""
+    L = rk.L
+    return (
+        np.empty_like(view.S),
+        np.zeros(2 * (2 * int(L[K._P]) + 5), dtype=np.uint64),  # the kernel keeps a key; a playout ignores it
+        np.zeros(rk.frame + 1, dtype=np.int64),
+        view.unseen.copy(),
+        np.zeros(3, dtype=np.int64),
+    )
 
 
 def functions(jit: bool = True) -> Callable[..., Any]:
@@ -361,7 +372,7 @@ def run(
     cm = np.array([from_move(m) for m in cands], dtype=np.int64)
     with np.errstate(over="ignore"):
         done = fn(view.S, rk.L, rk.Lq, rk.C, rk.X, K.SEEDS, view.hid, view.unseen, cm, playouts, depth, stall,
-                  MOVE_SET_CODES[move_set], u, res, rk.frame)  # fmt: skip
+                  MOVE_SET_CODES[move_set], u, res, *scratch(view, rk))  # fmt: skip
     return res[: int(done)]
 
 
