@@ -71,7 +71,7 @@ def test_unknown_backend_lists_valid_ones() -> None:
     [
         ("freecell", "portfolio"),
         ("klondike-thoughtful", "portfolio"),
-        ("gaps-basic-variant", "dfs"),
+        ("gaps-basic-variant", "gaps-jit"),  # compiled dfs for Gaps without redeals
         ("gaps", "dfs"),
         ("black-hole", "dfs"),
         ("all-in-a-row", "dfs"),

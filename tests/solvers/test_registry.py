@@ -63,7 +63,7 @@ def test_predicates_follow_the_rules(game: str, over: dict, true: set[str]) -> N
 @pytest.mark.parametrize(
     ("game", "over", "picked"),
     [("black-hole", {}, "dfs"), ("binary-star", {}, "hole-portfolio"), ("worm-hole", {}, "dfs"),
-     ("freecell", {}, "portfolio"), ("gaps-basic-variant", {}, "dfs")],
+     ("freecell", {}, "portfolio"), ("gaps-basic-variant", {}, "gaps-jit")],
 )  # fmt: skip
 def test_auto_picks(game: str, over: dict, picked: str) -> None:
     """auto's choice per rule features: several holes go to the hole search then CP-SAT's model."""

@@ -34,6 +34,7 @@ __all__ = [
     "csp_supports",
     "engine_supports",
     "gaps_family",
+    "gaps_kernel_supports",
     "hole_family",
     "hole_prefers",
     "planner_supports",
@@ -100,6 +101,13 @@ def gaps_family(rules: RuleSet) -> bool:
     """Gaps grids of one deck without redeals (either first-column policy)."""
     g, d = rules.gaps, rules.deck
     return g.rows > 0 and g.redeals == 0 and d.decks == 1 and g.rows == d.suits
+
+
+def gaps_kernel_supports(rules: RuleSet) -> bool:
+    """Gaps grids of one deck without redeals (either first-column policy): ``gaps-jit``'s compiled
+    search (solvers/gaps_kernel.py), auto's pick for them; a redeal's seeded shuffle is not in the kernel."""
+    g = rules.gaps
+    return g.rows > 0 and g.redeals == 0 and rules.deck.decks == 1 and not unsupported(rules)
 
 
 def available_engines() -> list[str]:
@@ -169,7 +177,15 @@ BACKENDS: dict[str, Entry] = {
             requires=("ortools",),
         ),
         Entry("dfs", "patience.solvers.dfs", "DfsSolver", engine_supports, hole_prefers),
-        # after dfs: auto keeps dfs for Gaps
+        # dfs's Gaps search compiled (solvers/gaps_jit.py): auto's choice for Gaps without redeals
+        Entry(
+            "gaps-jit",
+            "patience.solvers.gaps_jit",
+            "GapsJitSolver",
+            gaps_kernel_supports,
+            gaps_kernel_supports,
+        ),
+        # after dfs: auto keeps dfs (or gaps-jit) for Gaps
         Entry("cpsat-gaps", _GAPS, "CpSatGaps", gaps_family, requires=("ortools",)),
         Entry("csp", "patience.solvers.csp", "CspBlackHole", csp_supports, requires=("constraint",)),
         # cpsat without its DFS presearch: CP-SAT's own verdicts, to compare with dfs

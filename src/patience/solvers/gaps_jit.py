@@ -1,0 +1,88 @@
+"""The ``gaps-jit`` backend: ``dfs``'s search of a Gaps grid without redeals, run by the compiled
+:mod:`.gaps_kernel` (the same moves, order and nodes; a 128-bit key table; plain Python with
+``PATIENCE_NO_JIT=1``).
+
+Why: Gaps was the one cross-checked game where ``auto`` trailed Solvitaire, on the Python ``dfs``
+(benchmarks/out/crosscheck_gapsjit_seeds1-50.md has the figures). Redealing games (``gaps``) stay on ``dfs``:
+a redeal's layout is a seeded shuffle of the loose cards (:func:`patience.rng.gaps_redeal_shuffle`, keyed by
+the instance's sha256) that this kernel does not reproduce. Stats as ``dfs`` (``nodes``, ``table_hits`` —
+here also states met on the path —, ``peak_mb``), plus ``compiled``, ``jit_s`` and ``table_clears``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from ..engine import Engine, moves_to_json
+from ..instance import Instance
+from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
+from ..rules import RuleSet
+from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .registry import gaps_kernel_supports
+
+__all__ = ["GapsJitOptions", "GapsJitSolver"]
+
+DEFAULT_MEMORY_MB = 1024
+_MB = 1 << 20
+_WARM = [False]  # the kernel has been compiled or loaded in this process
+
+
+@dataclass(frozen=True)
+class GapsJitOptions:
+    """Options of ``gaps-jit``: ``jit`` False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does)."""
+
+    jit: bool = True
+
+
+class GapsJitSolver(Backend):
+    """Compiled depth-first search of Gaps grids without redeals (module docstring)."""
+
+    name = "gaps-jit"
+    Options = GapsJitOptions
+    options: GapsJitOptions
+
+    def supports(self, rules: RuleSet) -> bool:
+        """Gaps grids of one deck without redeals (:func:`.registry.gaps_kernel_supports`)."""
+        return gaps_kernel_supports(rules)
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        from . import gaps_kernel
+
+        opts = self.options
+        t0 = time.perf_counter()
+        engine = Engine(instance)
+        stats: dict[str, float] = {"nodes": 0.0}
+        if engine.is_won():
+            return Result(Status.SOLVED, [], stats, self.name)
+        if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
+            opts = replace(opts, jit=False)  # no time to load the kernel (work the guard cannot cut)
+        jit_s = 0.0
+        if opts.jit and gaps_kernel.HAVE_NUMBA and not _WARM[0]:
+            jit_s = gaps_kernel.warm_up()
+            _WARM[0] = True
+        o = gaps_kernel.run(
+            gaps_kernel.pack(engine),
+            deadline=t0 + limits.seconds,
+            node_cap=-1 if limits.nodes is None else limits.nodes,
+            memory_bytes=float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB,
+            jit=opts.jit,
+        )
+        stats.update(
+            nodes=o["nodes"],
+            table_hits=o["hits"],
+            peak_mb=o["peak_bytes"] / _MB,
+            best_foundation=0,  # a Gaps grid has no foundations (as dfs reports it)
+            compiled=float(o["compiled"]),
+            jit_s=jit_s,
+            table_clears=o["clears"],
+        )
+        if o["won"]:
+            moves = [gaps_kernel.to_move(m) for m in o["moves"]]
+            return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
+        if o["complete"]:
+            return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=MaxCards(0, 0))
+        stop = o["stop"]
+        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
+        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
+        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
