@@ -2,7 +2,7 @@
 
 Usage:
     .venv/bin/python benchmarks/bench_explain.py [-n 10] [--limit 10] [--games black-hole,all-in-a-row]
-        [--vocabulary ranks,links] [--out [DIR]]
+        [--vocabulary ranks,links] [--presolve off|on|both] [--name explain.txt] [--out [DIR]]
 
 For each game, the first N lost PySol deals (the dfs backend decides which are lost) get
 :func:`patience.solvers.cpsat_hole.explain.explain_deal` with the time limit, once per vocabulary
@@ -10,10 +10,13 @@ For each game, the first N lost PySol deals (the dfs backend decides which are l
 for 9D 3S 3D; ...", narrowed to the cards needed) and ``links`` (one fact per card lying on another, the
 first explanations' vocabulary, here with the new core-and-deletion machinery). Per deal: the facts kept
 of the vocabulary's total, the card precedences they hold, whether deletion proved them minimal, the
-seconds. Each explanation is re-checked by a fresh model with only its constraints enforced (120 s).
+seconds, and the cards it names (the distinct cards said to wait for a stack). Each explanation is
+re-checked by a fresh model with only its constraints enforced (120 s). ``--presolve both`` explains each
+deal twice, with the trials presolved (the behaviour before they ran without presolve) and without,
+one after the other so both see the same load.
 The first explanations' figures (30 s limit, links, deletion without shared trial budgets) are in the
 git history of benchmarks/out/explain.txt (commit dc1eb9e), quoted at the end. With ``--out [DIR]`` the
-output also goes to DIR/explain.txt (default benchmarks/out).
+output also goes to DIR/NAME (``--name``, default explain.txt; default DIR benchmarks/out).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import _common
 
@@ -39,7 +43,9 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per explanation")
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--vocabulary", default="ranks,links", help="comma-separated: ranks, links")
-    _common.add_out(ap, "explain.txt")
+    ap.add_argument("--presolve", choices=("off", "on", "both"), default="off", help="presolve the trials")
+    ap.add_argument("--name", default="explain.txt", help="file name under --out")
+    _common.add_out(ap, "NAME")
     args = ap.parse_args()
     if args.n < 1 or args.limit <= 0:
         ap.error("-n must be >= 1 and --limit > 0")
@@ -47,12 +53,11 @@ def main() -> None:
     bad = [v for v in vocabularies if v not in ("ranks", "links")]
     if bad:
         ap.error(f"--vocabulary: unknown {bad[0]!r} (ranks, links)")
-    from patience.solvers.cpsat_hole import HoleDeal  # OR-Tools: not for --help
-    from patience.solvers.cpsat_hole.explain import explain_deal, proven_infeasible
-
-    head = f"# bench_explain -n {args.n} --limit {args.limit:g} --vocabulary {args.vocabulary}"
-    log = [f"{head}; {_common.machine()}"]
-    print(log[0], flush=True)
+    presolves = {"off": [False], "on": [True], "both": [True, False]}[args.presolve]
+    head = (f"# bench_explain -n {args.n} --limit {args.limit:g} --games {args.games} --vocabulary"
+            f" {args.vocabulary} --presolve {args.presolve}; commit {_common.commit()}")  # fmt: skip
+    log = [head, f"# {_common.machine()}"]
+    print("\n".join(log), flush=True)
 
     def say(line: str) -> None:
         print(line, flush=True)
@@ -66,39 +71,69 @@ def main() -> None:
             if solve(inst, "dfs", Limits(seconds=10)).status is Status.UNSOLVABLE:
                 lost.append((seed, inst))
         for voc in vocabularies:
-            sizes, times, pairs, minimal, none, total = [], [], [], 0, 0, 0
+            runs = {pre: _Tally() for pre in presolves}
             for seed, inst in lost:
-                t = time.perf_counter()
-                e = explain_deal(inst, args.limit, voc)
-                dt = time.perf_counter() - t
-                times.append(dt)
-                if e is None:
-                    none += 1
-                    say(f"{game} #{seed} {voc}: no explanation in {dt:.1f}s (load {_common.load()})")
-                    continue
-                assert proven_infeasible(HoleDeal.from_instance(inst), e.kept, 120), (game, seed, voc)
-                total = e.total
-                held = sum(len(f.pairs) for f in e.kept)
-                sizes.append(len(e.facts))
-                pairs.append(held)
-                minimal += e.minimal
-                say(f"{game} #{seed} {voc}: {len(e.facts)} of {e.total} facts ({held} precedences),"
-                    f" {'minimal' if e.minimal else 'not proven minimal'}, {dt:.1f}s (load {_common.load()})")
-                if voc == "ranks" and len(e.facts) <= 5:
-                    for text in e.facts:
-                        say(f"    - {text}")
-            med = f"{statistics.median(sizes)} of {total}" if sizes else "-"
-            say(f"{game} {voc}: {len(lost)} lost deals, {len(lost) - none} explained (re-checked infeasible),"
-                f" {none} not in time, {minimal} proven minimal; facts median {med}"
-                f" (min {min(sizes, default='-')}, max {max(sizes, default='-')}), precedences median"
-                f" {statistics.median(pairs) if pairs else '-'};"
-                f" seconds median {statistics.median(times):.1f}, max {max(times):.1f}")
+                for pre in presolves:
+                    tag = f"{voc}{', presolved trials' if pre else ''}"
+                    say(runs[pre].explain(game, seed, inst, voc, pre, args.limit, tag))
+            for pre, tally in runs.items():
+                say(tally.summary(f"{game} {voc}{', presolved trials' if pre else ''}", len(lost)))
     log.append(f"# {BEFORE}")
     log.append(f"# load at end {_common.load()}")
     out = _common.out_dir(args)
     if out:
-        _common.write_lines(out / "explain.txt", log)
-        print(f"wrote {out}/explain.txt")
+        _common.write_lines(out / args.name, log)
+        print(f"wrote {out / args.name}")
+
+
+class _Tally:
+    """One vocabulary and presolve setting over the lost deals: sizes, times, minimal counts."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.cards: list[int] = []
+        self.pairs: list[int] = []
+        self.times: list[float] = []
+        self.minimal = self.none = self.total = 0
+
+    def explain(
+        self, game: str, seed: int, inst: Any, voc: str, presolve: bool, limit: float, tag: str
+    ) -> str:
+        """Explain one deal, re-check it on a fresh model, and return its line."""
+        from patience.solvers.cpsat_hole import HoleDeal  # OR-Tools: not for --help
+        from patience.solvers.cpsat_hole.explain import explain_deal, proven_infeasible
+
+        t = time.perf_counter()
+        e = explain_deal(inst, limit, voc, presolve=presolve)
+        dt = time.perf_counter() - t
+        self.times.append(dt)
+        if e is None:
+            self.none += 1
+            return f"{game} #{seed} {tag}: no explanation in {dt:.1f}s (load {_common.load()})"
+        assert proven_infeasible(HoleDeal.from_instance(inst), e.kept, 120), (game, seed, voc)
+        self.total = e.total
+        held = sum(len(f.pairs) for f in e.kept)
+        named = len({c for f in e.kept for _a, c in f.pairs})
+        self.sizes.append(len(e.facts))
+        self.cards.append(named)
+        self.pairs.append(held)
+        self.minimal += e.minimal
+        line = (f"{game} #{seed} {tag}: {len(e.facts)} of {e.total} facts naming {named} cards ({held}"
+                f" precedences), {'minimal' if e.minimal else 'not proven minimal'}, {dt:.1f}s, {e.trials}"
+                f" trials (load {_common.load()})")  # fmt: skip
+        if voc == "ranks" and len(e.facts) <= 5:
+            line += "".join(f"\n    - {text}" for text in e.facts)
+        return line
+
+    def summary(self, what: str, deals: int) -> str:
+        """The medians over the deals."""
+        med = f"{statistics.median(self.sizes)} of {self.total}" if self.sizes else "-"
+        return (f"{what}: {deals} lost deals, {deals - self.none} explained (re-checked infeasible),"
+                f" {self.none} not in time, {self.minimal} proven minimal; facts median {med} (min"
+                f" {min(self.sizes, default='-')}, max {max(self.sizes, default='-')}), cards named median"
+                f" {statistics.median(self.cards) if self.cards else '-'}, precedences median"
+                f" {statistics.median(self.pairs) if self.pairs else '-'}; seconds median"
+                f" {statistics.median(self.times):.1f}, max {max(self.times):.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -96,10 +96,12 @@ def solve_cmd(
             raise UsageError(f"--explain: only Black Hole family games are explained, not {inst.game}")
     result = _run(inst, backend, limits)
     why: list[str] | None = None
+    minimal = False  # every fact's removal was checked (else the facts are a proven core)
     if explain and result.status is Status.UNSOLVABLE:
-        from ..solvers.cpsat_hole import explain as explain_loss
+        from ..solvers.cpsat_hole.explain import explain_deal
 
-        why = explain_loss(inst, seconds=limits.seconds)
+        got = explain_deal(inst, seconds=limits.seconds)
+        why, minimal = (got.facts, got.minimal) if got is not None else (None, False)
     if output and result.status is Status.SOLVED:
         atomic_write(output, _solution_text(inst, result))
     if as_json:
@@ -108,6 +110,7 @@ def solve_cmd(
         out["game"] = inst.game
         if why is not None:
             out["explanation"] = why
+            out["explanation_minimal"] = minimal
         emit_json(out)
     else:
         click.echo(_summary(inst, result, backend))
@@ -119,6 +122,11 @@ def solve_cmd(
             )
             for fact in why:
                 click.echo(f"  - {fact}")
+            click.echo(
+                "minimal: without any one of them an order of play exists"
+                if minimal
+                else "not proven minimal: some fact's removal was not decided in time"
+            )
         elif explain and result.status is Status.UNSOLVABLE:
             click.echo("no explanation found within the time limit")
     if result.message == INTERRUPTED and result.status is Status.UNKNOWN:

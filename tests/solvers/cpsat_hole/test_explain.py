@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 
@@ -167,5 +168,12 @@ def test_cli_solve_explain_prints_facts():
     assert res.exit_code == 0, res.output
     assert "UNSOLVABLE" in res.output and "waits for" in res.output
     assert "alone (no order of play that keeps them fits the rank rule):" in res.output
+    assert "minimal: without any one of them" in res.output or "not proven minimal" in res.output
+    res = CliRunner().invoke(
+        main, ["solve", "black-hole:1", "-g", "pysol", "--explain", "--json", "--limit", "6s"]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["explanation"] and isinstance(out["explanation_minimal"], bool)
     res = CliRunner().invoke(main, ["solve", "freecell:1", "--explain"])
     assert res.exit_code == 2 and "--explain" in res.output

@@ -18,7 +18,11 @@ named set of constraints guarded by one literal of a single CP-SAT model, built 
 
 The model has no same-rank cuts: their soundness proof needs the direct precedences that a subset of
 facts may leave out (the model module), and they slow the trials (docs/cpsat-hole-notes.md). CP-SAT
-runs with one worker: assumption cores need it.
+runs with one worker: assumption cores need it. The trials (steps 1-3) run without presolve: with the
+facts as assumptions it removed nothing (the same conflict counts with and without on PySol All in a Row
+#1, #13, #20) yet cost about 0.3-0.5 s a solve (#1, every fact: 0.71 s -> 0.22 s), more than the search
+of most trials, which take 0.2-0.6 s without it (benchmarks/out/explain_presolve.md). The verification
+of step 4 keeps the default presolve, so the verdict does not rest on the trials' settings.
 """
 
 from __future__ import annotations
@@ -70,8 +74,9 @@ def explain(inst: Instance, seconds: float = 10.0, vocabulary: str = "ranks") ->
 class _Facts:
     """One model with a literal per fact and per part; assumption solves over fact keys."""
 
-    def __init__(self, deal: HoleDeal, facts: list[Fact]) -> None:
+    def __init__(self, deal: HoleDeal, facts: list[Fact], presolve: bool = False) -> None:
         self.v = build_model(deal, facts=True, symmetry=False)  # its own precedence literals stay free
+        self.presolve = presolve  # off: the trials' presolve cost time and removed nothing (module doc)
         m = self.v.model
         self.lit: dict[Any, Any] = {}
         self.fact: dict[Any, Fact] = {}
@@ -99,6 +104,7 @@ class _Facts:
         m.clear_assumptions()
         m.add_assumptions([self.lit[k] for k in keys])
         solver = parameters(budget, 1, self.v.formulation)  # cores need a single worker
+        solver.parameters.cp_model_presolve = self.presolve
         t = time.perf_counter()
         status = _solve(solver, m, budget)
         self.trials += 1
@@ -151,7 +157,10 @@ def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, seconds: float) -
 
 
 def _shrink(
-    fs: _Facts, core: list[Any], left: Callable[[], float], fixed: list[Any] = ()  # type: ignore[assignment]
+    fs: _Facts,
+    core: list[Any],
+    left: Callable[[], float],
+    fixed: list[Any] = (),  # type: ignore[assignment]
 ) -> tuple[list[Any], bool]:
     """Deletion: drop each fact of ``core`` in turn while the rest (with ``fixed``) stays infeasible.
 
@@ -184,16 +193,19 @@ def _shrink(
     return core, not undecided
 
 
-def explain_deal(inst: Instance, seconds: float = 10.0, vocabulary_name: str = "ranks") -> Explanation | None:
+def explain_deal(
+    inst: Instance, seconds: float = 10.0, vocabulary_name: str = "ranks", presolve: bool = False
+) -> Explanation | None:
     """A small set of facts of a lost deal, proven infeasible together (module docstring).
 
     Returns None when the deal is winnable, or when the time runs out before the facts are proven
-    infeasible. ``vocabulary_name``: the facts' vocabulary (:mod:`.facts`).
+    infeasible. ``vocabulary_name``: the facts' vocabulary (:mod:`.facts`); ``presolve``: presolve every
+    trial (the earlier behaviour, kept for benchmarks/bench_explain.py's comparison).
     """
     t0 = time.perf_counter()
     deal = HoleDeal.from_instance(inst)
     facts = vocabulary(deal, vocabulary_name)
-    fs = _Facts(deal, facts)
+    fs = _Facts(deal, facts, presolve)
     keys = [f.key for f in facts]
 
     def left() -> float:
