@@ -4,7 +4,7 @@ Usage:
     .venv/bin/python benchmarks/bench_explain.py [-n 10] [--limit 10] [--games black-hole,all-in-a-row]
         [--vocabulary ranks,links] [--presolve off|on|both] [--name explain.txt] [--out [DIR]]
 
-For each game, the first N lost PySol deals (the dfs backend decides which are lost) get
+For each game, the first N lost PySol deals (the dfs backend decides which are lost; or ``--seeds``) get
 :func:`patience.solvers.cpsat_hole.explain.explain_deal` with the time limit, once per vocabulary
 (:mod:`patience.solvers.cpsat_hole.facts`): ``ranks`` (one fact per rank, "the 7s: 7H (pile 6) waits
 for 9D 3S 3D; ...", narrowed to the cards needed) and ``links`` (one fact per card lying on another, the
@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--vocabulary", default="ranks,links", help="comma-separated: ranks, links")
     ap.add_argument("--presolve", choices=("off", "on", "both"), default="off", help="presolve the trials")
     ap.add_argument("--name", default="explain.txt", help="file name under --out")
+    ap.add_argument("--seeds", help="comma-separated PySol deals to explain instead of the first N dfs loses")
     _common.add_out(ap, "NAME")
     args = ap.parse_args()
     if args.n < 1 or args.limit <= 0:
@@ -54,8 +55,9 @@ def main() -> None:
     if bad:
         ap.error(f"--vocabulary: unknown {bad[0]!r} (ranks, links)")
     presolves = {"off": [False], "on": [True], "both": [True, False]}[args.presolve]
+    seeds = f" --seeds {args.seeds}" if args.seeds else ""
     head = (f"# bench_explain -n {args.n} --limit {args.limit:g} --games {args.games} --vocabulary"
-            f" {args.vocabulary} --presolve {args.presolve}; commit {_common.commit()}")  # fmt: skip
+            f" {args.vocabulary} --presolve {args.presolve}{seeds}; commit {_common.commit()}")  # fmt: skip
     log = [head, f"# {_common.machine()}"]
     print("\n".join(log), flush=True)
 
@@ -65,6 +67,8 @@ def main() -> None:
 
     for game in args.games.split(","):
         lost, seed = [], 0
+        if args.seeds:  # an explanation is proven infeasible, so a deal that is not lost gets none
+            lost = [(int(s), deal(game, int(s), "pysol")) for s in args.seeds.split(",")]
         while len(lost) < args.n:
             seed += 1
             inst = deal(game, seed, "pysol")
