@@ -62,7 +62,7 @@ def main() -> None:
     for seed in range(args.first, args.last + 1):
         e = Engine(deal("freecell", seed, "ms"))
         t = time.perf_counter()
-        r = search(e, "suits", PlanningJitOptions(), False, t + 600, limits)
+        r = search(e, "suits", PlanningJitOptions(), "fifo", t + 600, limits)
         secs += time.perf_counter() - t
         exp, nav, gen = exp + r["expansions"], nav + r["navigation"], gen + r["generated"]
     print(f"- {secs:.3f} s, {exp} expansions ({exp / secs:,.0f}/s), {gen} children ({gen / exp:.2f}/exp), "

@@ -1,13 +1,18 @@
-"""The ``planning-jit`` backend: ``planning``'s greedy best-first search compiled on the generic kernel.
+"""The ``planning-jit`` backend: ``planning``'s best-first searches compiled on the generic kernel.
 
 The search of :mod:`.generic_kernel.bestfirst` (the informed heuristic of :mod:`.heuristics` on the packed
-state, the proven dominances of :mod:`.dominance`, 128-bit keys in the kernel's table), with FIFO ties and
-with LIFO ties. By default (``ties="race"``) the two searches take turns chunk by chunk until one is decisive,
-each with half the memory: on MS FreeCell 1-1000 the two orders' times differ by orders of magnitude on the
-hard deals, one way or the other (benchmarks/out/planning_jit_speed.md), so a race costs at most twice the
-faster one. ``ties="auto"`` runs them the way ``planning``'s ``auto`` mode does: FIFO ties for half the
-time, then, if that is not decisive, LIFO ties from scratch for the rest (each run gets the whole node
-limit, as in ``planning``).
+state, the proven dominances of :mod:`.dominance`, 128-bit keys in the kernel's table) in one of the orders
+of :data:`ORDERS`: greedy with FIFO or LIFO ties (``planning``'s greedy, node for node), or weighted A*
+(``g + 2 h``, the weight ``planning``'s ``astar`` mode defaults to) with FIFO or LIFO ties and no reopening
+(a state met again is dropped, as in greedy: only the order changes, so a complete search keeps the same
+states and an UNSOLVABLE is as sound). By default (``ties="race"``) the ``racers``, weighted A* with LIFO
+ties and greedy with FIFO ties, take turns chunk by chunk until one is decisive, each with an equal share of
+the memory: on MS FreeCell 1-1000 (at most 150k expansions a deal) greedy FIFO and LIFO leave 11 deals each
+undecided and their race 3 (286, 479, 829), while weighted A* decides all 1000 in 1.68M (LIFO) and
+1.75M (FIFO) expansions against greedy's 3.6M and 3.8M and more; a race costs at most the racers' count
+times the faster one (benchmarks/out/planning_jit_speed_v2.md). ``ties="auto"`` runs greedy the way
+``planning``'s ``auto`` mode does: FIFO ties for half the time, then, if that is not decisive, LIFO ties
+from scratch for the rest (each run gets the whole node limit, as in ``planning``).
 Rules: :func:`.generic_kernel.kernel_supports` (``dfs-jit``'s), with the heuristics the kernel's games get
 (suit and run foundations); anything else is UNSUPPORTED.
 
@@ -44,18 +49,28 @@ __all__ = ["PlanningJitOptions", "PlanningJitSolver", "race", "search", "start"]
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
 _WARM = [False]  # the kernels have been compiled or loaded in this process
-TIES = ("race", "auto", "fifo", "lifo")
+# The search orders: (lifo, (ha, gd)) for bestfirst.steps; the "w" ones are weighted A* (weight 2, ties FIFO
+# or LIFO, no reopening: a search-order change only, duplicates dropped as in greedy).
+ORDERS: dict[str, tuple[bool, tuple[int, int]]] = {
+    "fifo": (False, (1, 0)),
+    "lifo": (True, (1, 0)),
+    "wfifo": (False, (1, 1)),
+    "wlifo": (True, (1, 1)),
+}
+TIES = ("race", "auto", *ORDERS)
+RACERS = ("wlifo", "fifo")  # the default race (module docstring)
 _FIRED = ("fired_deal", "fired_home", "fired_partial", "fired_return")  # run()'s counts, DOMINANCES order
 
 
 @dataclass(frozen=True)
 class PlanningJitOptions:
-    """``ties``: ``race`` (FIFO and LIFO taking turns: :func:`race`), ``auto`` (FIFO for half the time, then
-    LIFO, as ``planning``), ``fifo`` or ``lifo`` alone; ``dominances`` as
+    """``ties``: ``race`` (the ``racers`` taking turns: :func:`race`), ``auto`` (FIFO for half the time, then
+    LIFO, as ``planning``), or one order of :data:`ORDERS` alone; ``racers``: orders; ``dominances`` as
     :class:`.planning.PlanningOptions`; ``stock_access`` (module docstring); ``jit`` False runs the search
     uncompiled (as ``PATIENCE_NO_JIT=1`` does)."""
 
     ties: str = "race"
+    racers: tuple[str, ...] = RACERS
     dominances: frozenset[str] | None = None
     stock_access: bool = True
     jit: bool = True
@@ -63,6 +78,9 @@ class PlanningJitOptions:
     def __post_init__(self) -> None:
         if self.ties not in TIES:
             raise ValueError(f"unknown ties {self.ties!r} (one of {', '.join(TIES)})")
+        bad = [r for r in self.racers if r not in ORDERS] or ([] if self.racers else ["none"])
+        if bad:
+            raise ValueError(f"unknown racer {bad[0]!r} (racers from {', '.join(ORDERS)})")
         object.__setattr__(self, "dominances", chosen(self.dominances))
 
 
@@ -93,12 +111,10 @@ class PlanningJitSolver(Backend):
         if opts.ties == "race":
             outs = race(engine, heur, opts, t0 + limits.seconds, limits)
         else:
-            runs = [("lifo" if opts.ties == "lifo" else "fifo", 0.5 if opts.ties == "auto" else 1.0)]
-            if opts.ties == "auto":
-                runs.append(("lifo", 1.0))
-            for ties, share in runs:
+            runs = [("fifo", 0.5), ("lifo", 1.0)] if opts.ties == "auto" else [(opts.ties, 1.0)]
+            for order, share in runs:
                 deadline = t0 + limits.seconds * share
-                outs.append(search(engine, heur, opts, ties == "lifo", deadline, limits))
+                outs.append(search(engine, heur, opts, order, deadline, limits))
                 if outs[-1]["won"] or outs[-1]["complete"] or outs[-1]["stop"] == "memory":
                     break
         last = outs[-1]
@@ -147,21 +163,21 @@ def _warm(jit: bool) -> float:
 def race(
     engine: Engine, heuristic: str, opts: PlanningJitOptions, deadline: float, limits: Limits
 ) -> list[dict]:
-    """The FIFO and the LIFO search taking turns, a chunk each (about 30 ms), each with half the memory
-    budget and the whole node limit, until one is decisive (won or complete: the other is dropped) or both
-    stop; their results (a dropped search's: its counts so far), the deciding or last one last."""
+    """The searches of ``opts.racers`` taking turns, a chunk each (about 30 ms), each with an equal share of
+    the memory budget and the whole node limit, until one is decisive (won or complete: the others are
+    dropped) or all stop; their results (a dropped search's: its counts so far), the deciding or last one
+    last. A search not yet started when another decides never allocates anything."""
     packed = _pack(engine, opts)  # shared: each search copies the state
-    runs = {
-        lifo: start(engine, heuristic, opts, lifo, deadline, limits, 0.5, packed) for lifo in (False, True)
-    }
-    counts = {lifo: (0, 0, 0) for lifo in runs}
+    share = 1.0 / len(opts.racers)
+    runs = {o: start(engine, heuristic, opts, o, deadline, limits, share, packed) for o in opts.racers}
+    counts = {o: (0, 0, 0) for o in runs}
     ended: list[dict] = []
     while runs:
-        for lifo in list(runs):
+        for order in list(runs):
             try:
-                counts[lifo] = next(runs[lifo])
+                counts[order] = next(runs[order])
             except StopIteration as end:
-                del runs[lifo]
+                del runs[order]
                 ended.append(end.value)
                 if end.value["won"] or end.value["complete"]:
                     dropped = [_dropped(counts[other]) for other in runs]
@@ -177,11 +193,11 @@ def _dropped(counts: tuple[int, int, int]) -> dict:
 
 
 def search(
-    engine: Engine, heuristic: str, opts: PlanningJitOptions, lifo: bool, deadline: float, limits: Limits
+    engine: Engine, heuristic: str, opts: PlanningJitOptions, order: str, deadline: float, limits: Limits
 ) -> dict:
-    """One greedy best-first search from ``engine``'s current state (left as it was) until ``deadline``
-    (:func:`.generic_kernel.bestfirst.run`'s result dict)."""
-    gen = start(engine, heuristic, opts, lifo, deadline, limits)
+    """One best-first search in ``order`` (:data:`ORDERS`) from ``engine``'s current state (left as it was)
+    until ``deadline`` (:func:`.generic_kernel.bestfirst.run`'s result dict)."""
+    gen = start(engine, heuristic, opts, order, deadline, limits)
     while True:
         try:
             next(gen)
@@ -193,7 +209,7 @@ def start(
     engine: Engine,
     heuristic: str,
     opts: PlanningJitOptions,
-    lifo: bool,
+    order: str,
     deadline: float,
     limits: Limits,
     memory_share: float = 1.0,
@@ -204,10 +220,12 @@ def start(
     from .generic_kernel import bestfirst
 
     p, L, flags = packed or _pack(engine, opts)
+    lifo, priority = ORDERS[order]
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB * memory_share
     cap = -1 if limits.nodes is None else limits.nodes
     return bestfirst.steps(p.S, L, p.C, frame=p.frame, flags=flags, heuristic=heuristic, lifo=lifo,
-                           deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit)  # fmt: skip
+                           deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit,
+                           priority=priority)  # fmt: skip
 
 
 def _pack(engine: Engine, opts: PlanningJitOptions) -> tuple:

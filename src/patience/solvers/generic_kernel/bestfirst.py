@@ -19,6 +19,9 @@ The same search as :func:`patience.solvers.planning.search` with ``SearchConfig(
 * **Duplicates**: every generated state's 128-bit kernel key goes into the kernel's open-addressing table
   (:func:`.kernel._slot`); a state met again is dropped (greedy never reopens). The goal (every card home)
   is tested when a state is generated, after the duplicate test, as ``planning`` does.
+* **Weighted A*** (``priority``): a node's bucket is ``ha * (h2 + P) + gd * depth``; greedy is (1, 0),
+  (1, 1) is ``g + 2 h`` (weighted A*, weight 2), with duplicates dropped as in greedy (no reopening), so
+  only the order of expansion changes and a complete search keeps the same states.
 * **Heuristics** (:func:`_h2`): ``heuristics._suits_informed`` (suit foundations) and
   ``heuristics._runs_informed`` (run foundations, Spider), the two the kernel's games use, times two.
 
@@ -110,6 +113,7 @@ HEURISTICS = {"suits": 0, "runs": 1}  # heuristics.pick_heuristic's names the ke
  _BEST, _LO) = range(16)  # fmt: skip
 NST = 16
 CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
+DEPTH_SPAN = 4096  # depths with buckets of their own in a weighted search (buckets)
 
 
 # The informed heuristics, times two ------------------------------------------------------------------------
@@ -265,12 +269,14 @@ def _goto(S, L, C, HS, Z, st, parent, move, flip, depth, fwd, node):
     st[_CUR] = node
 
 
-def buckets(L) -> int:
-    """The open list's bucket count: above every ``_h2 + P``. ``_h2_suits`` is at most 4n + 6n (blockers: at
-    most one a card) + 2 * suits * n (each suit's next card has at most n cards above it) + 4n (face-down)
-    + the cells, and at least -P (empty piles); ``_h2_runs`` is at most 2(n + 2n + 2n); n: the cards."""
+def buckets(L, ha: int = 1, gd: int = 0) -> int:
+    """The open list's bucket count: above every ``ha * (_h2 + P)``, plus :data:`DEPTH_SPAN` depths of ``gd``
+    (deeper nodes share the last bucket: only their order changes). ``_h2_suits`` is at most 4n + 6n
+    (blockers: at most one a card) + 2 * suits * n (each suit's next card has at most n cards above it) + 4n
+    (face-down) + the cells, and at least -P (empty piles); ``_h2_runs`` is at most 2(n + 2n + 2n); n: the
+    cards."""
     n = int(L[_NCARDS])
-    return 2 * int(L[_P]) + int(L[_NC]) + (14 + 2 * int(L[_NSUITS])) * n + 10 * n + 1
+    return ha * (2 * int(L[_P]) + int(L[_NC]) + (14 + 2 * int(L[_NSUITS])) * n + 10 * n) + gd * DEPTH_SPAN + 1
 
 
 def _open_push(head, tail, nxt, b, node, lifo):
@@ -287,10 +293,10 @@ def _open_push(head, tail, nxt, b, node, lifo):
 
 
 def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, out, fwd, home, need, flags,
-           kind, lifo, frame, stop_at):  # fmt: skip
-    """Greedy best-first search until a win (WON: ``st[_WNODE]`` and ``st[_WMOVE]``), an empty open list
-    (COMPLETE), ``st[_EXP] >= stop_at`` (CHUNK) or arrays too small for one more expansion (GROW: the caller
-    enlarges them and calls again)."""
+           kind, lifo, frame, stop_at, ha, gd):  # fmt: skip
+    """Best-first search, a node in bucket ``ha * (h2 + P) + gd * depth`` (greedy: 1, 0), until a win (WON:
+    ``st[_WNODE]`` and ``st[_WMOVE]``), an empty open list (COMPLETE), ``st[_EXP] >= stop_at`` (CHUNK) or
+    arrays too small for one more expansion (GROW: the caller enlarges them and calls again)."""
     total = L[_NCARDS]
     nnodes = st[_NNODES]
     nheap = st[_NHEAP]
@@ -306,7 +312,8 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, 
         tab[2 * s + 1] = b
         ntab = 1
         nnodes = 1
-        lo = min(max(_h2(S, L, C, kind, need) + L[_P], 0), top)  # clamped only for memory safety (buckets)
+        # clamped only for memory safety (buckets)
+        lo = min(max(ha * (_h2(S, L, C, kind, need) + L[_P]), 0), top)
         _open_push(head, tail, nxt, lo, 0, lifo)
         nheap = 1
     while True:
@@ -347,7 +354,7 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, 
                 st[_WMOVE] = m
                 won = True
                 break
-            bk = min(max(_h2(S, L, C, kind, need) + L[_P], 0), top)
+            bk = min(max(ha * (_h2(S, L, C, kind, need) + L[_P]) + gd * d1, 0), top)
             _undo(S, L, C, HS, Z, m, f)
             tab[2 * (-1 - s)] = a
             tab[2 * (-1 - s) + 1] = b
@@ -423,12 +430,15 @@ def steps(
     node_cap: int,
     memory_bytes: float,
     jit: bool = True,
+    priority: tuple[int, int] = (1, 0),
 ) -> Generator[tuple[int, int, int], None, dict]:
     """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`),
     yielding (expansions, generated, navigation) after each chunk of about :data:`CHUNK_SECONDS` (so two
     searches can take turns: planning-jit's ``race``); the generator's value is the result.
 
     ``flags``: (safe_deal, safe_home, partial_pile, no_return); ``heuristic``: a key of :data:`HEURISTICS`;
+    ``priority``: ``(ha, gd)``, a node's bucket ``ha * (h2 + P) + gd * depth`` ((1, 0): greedy; (1, 1):
+    weighted A* with weight 2 on the informed heuristic, without reopening: :func:`weighted`);
     ``node_cap`` < 0: no limit on expansions; ``memory_bytes``: the most the node arrays, the open list and
     the table may take together (their next doubling included). Returns won, complete, stop ("time", "nodes",
     "memory" or ""), moves (packed, the win's, from the root), expansions, generated, states, open,
@@ -453,7 +463,8 @@ def steps(
     flip = np.zeros(cap, dtype=np.int32)
     depth = np.zeros(cap, dtype=np.int32)
     nxt = np.zeros(cap, dtype=np.int32)
-    head = np.full(buckets(L), -1, dtype=np.int32)
+    ha, gd = priority
+    head = np.full(buckets(L, ha, gd), -1, dtype=np.int32)
     tail = np.full(len(head), -1, dtype=np.int32)
     tab = np.zeros(2 * 4 * cap, dtype=np.uint64)
     fwd = np.zeros(1024, dtype=np.int64)
@@ -483,7 +494,7 @@ def steps(
         before = int(st[_EXP])
         with deferred(), np.errstate(over="ignore"):
             code = fn(st, tab, S, Lt, C, HS, K.SEEDS, parent, move, flip, depth, nxt, head, tail, out, fwd,
-                      home, need, fl, kind, lifo, frame, stop_at)  # fmt: skip
+                      home, need, fl, kind, lifo, frame, stop_at, ha, gd)  # fmt: skip
         if code == GROW:
             grow_nodes = st[_NNODES] + frame > len(parent)
             grow_tab = 2 * (st[_NTAB] + frame) > len(tab) // 2
