@@ -76,8 +76,8 @@ def pack(engine: Any) -> Packed:
         ncode,
     )
     L[_OWHERE], L[_OGAPS] = n, n + ncode
-    Z = np.random.default_rng(_ZSEED).integers(0, 1 << 63, size=2 * n * (ncode + 1), dtype=np.int64)
-    Z = Z.astype(np.uint64) * np.uint64(2) + np.uint64(1)  # 64 random-ish bits (the low bit set is harmless)
+    # 64 uniform random bits a word (the table forces lane 0's low bit to 1: 127 bits of key are random)
+    Z = np.random.default_rng(_ZSEED).integers(0, 1 << 64, size=2 * n * (ncode + 1), dtype=np.uint64)
     frame = max(len(gaps) * (1 if engine.fixed_suit_twos else engine.deck.suits), 1)
     return Packed(S, L, Z, frame)
 
