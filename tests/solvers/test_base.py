@@ -72,7 +72,7 @@ def test_unknown_backend_lists_valid_ones() -> None:
         ("freecell", "portfolio"),
         ("klondike-thoughtful", "portfolio"),
         ("gaps-basic-variant", "gaps-jit"),  # compiled dfs for Gaps without redeals
-        ("gaps", "dfs"),
+        ("gaps", "gaps-jit"),  # redeals too (their seeded shuffle tabled)
         ("black-hole", "dfs"),
         ("all-in-a-row", "dfs"),
         ("worm-hole", "dfs"),  # the hole search takes its free cell (registry.hole_prefers)

@@ -12,7 +12,8 @@ from patience.deals import deal
 from patience.engine import Engine
 from patience.solvers import gaps_kernel as gk
 
-GAMES = [("gaps-basic-variant", 6), ("gaps-one-deal", 5), ("gaps-basic-variant", 13), ("gaps-one-deal", 13)]
+GAMES = [("gaps-basic-variant", 6), ("gaps-one-deal", 5), ("gaps-basic-variant", 13), ("gaps-one-deal", 13),
+         ("gaps", 5), ("gaps", 13)]  # fmt: skip
 
 
 def _key(p: gk.Packed, S: np.ndarray) -> tuple[int, int]:
@@ -22,11 +23,19 @@ def _key(p: gk.Packed, S: np.ndarray) -> tuple[int, int]:
     return int(H[0]), int(H[1])
 
 
+def _state(L: np.ndarray, S: np.ndarray) -> tuple:
+    """The packed state proper: grid and where each card lies, the gaps (as a set), the redeals used."""
+    og, ng = int(L[gk._OGAPS]), int(L[gk._NG])
+    return tuple(S[:og]), tuple(sorted(S[og : og + ng])), int(S[L[gk._OUSED]])
+
+
 @pytest.mark.parametrize(("game", "ranks"), GAMES)
 def test_random_walks_match_the_engine(game: str, ranks: int) -> None:
-    """On random walks the kernel's moves are the engine's, in order; apply keeps the grid, where the cards
-    lie and the O(1) key equal to the engine's grid and a key from scratch; the reverse move undoes it."""
+    """On random walks the kernel's moves are the engine's, in order (the redeal included); apply keeps the
+    grid, where the cards lie, the gaps and the updated key equal to the engine's and to a key from scratch;
+    undo restores the state and the key exactly."""
     rng = random.Random(7)
+    redeals = 0
     for seed in range(1, 6):
         e = Engine(deal(game, seed, overrides={"ranks": ranks}))
         p = gk.pack(e)
@@ -36,26 +45,29 @@ def test_random_walks_match_the_engine(game: str, ranks: int) -> None:
         tmp = np.zeros(int(L[gk._NG]), dtype=np.int64)
         with np.errstate(over="ignore"):
             gk._init_hash(S, L, Z, H)
-        for _ in range(40):
+        for _ in range(100):
             n = gk._gen(S, L, stk, 0, tmp)
             assert [gk.to_move(int(m)) for m in stk[:n]] == e.legal_moves()
             assert gk._won(S, L) == e.is_won()
             if not n:
                 break
             m = int(stk[rng.randrange(n)])
-            before = (S.copy(), H.copy())
+            before = (_state(L, S), H.copy())
             with np.errstate(over="ignore"):
                 gk._apply(S, L, Z, H, m)
-                gk._apply(S, L, Z, H, ((m & 0xFFFF) << 16) | (m >> 16))
-            assert (S == before[0]).all() and (H == before[1]).all()
+                gk._undo(S, L, Z, H, m)
+            assert _state(L, S) == before[0] and (H == before[1]).all()
             with np.errstate(over="ignore"):
                 gk._apply(S, L, Z, H, m)
             e.apply(gk.to_move(m))
-            n_cells = int(L[gk._N])
+            redeals += m == gk.REDEAL
+            n_cells, og = int(L[gk._N]), int(L[gk._OGAPS])
             assert list(S[:n_cells]) == e.grid
             assert all(S[n_cells + c] == e.where[c] for c in e.grid if c != gk.GAP)
-            assert sorted(S[int(L[gk._OGAPS]) :]) == sorted(e.gap_cells)
+            assert sorted(S[og : og + int(L[gk._NG])]) == sorted(e.gap_cells)
+            assert S[int(L[gk._OUSED])] == e.redeals_used
             assert (int(H[0]), int(H[1])) == _key(p, S)
+    assert redeals > 0 or not Engine(deal(game, 1)).gaps_redeals
 
 
 def test_equal_grids_equal_keys_and_distinct_grids_distinct_keys() -> None:

@@ -1,12 +1,12 @@
-"""The ``gaps-jit`` backend: ``dfs``'s search of a Gaps grid without redeals, run by the compiled
-:mod:`.gaps_kernel` (the same moves, order and nodes; a 128-bit key table; plain Python with
-``PATIENCE_NO_JIT=1``).
+"""The ``gaps-jit`` backend: ``dfs``'s search of a Gaps grid, run by the compiled :mod:`.gaps_kernel` (the
+same moves, order and nodes; a 128-bit key table; plain Python with ``PATIENCE_NO_JIT=1``).
 
 Why: Gaps was the one cross-checked game where ``auto`` trailed Solvitaire, on the Python ``dfs``
-(benchmarks/out/crosscheck_gapsjit_seeds1-50.md has the figures). Redealing games (``gaps``) stay on ``dfs``:
-a redeal's layout is a seeded shuffle of the loose cards (:func:`patience.rng.gaps_redeal_shuffle`, keyed by
-the instance's sha256) that this kernel does not reproduce. Stats as ``dfs`` (``nodes``, ``table_hits`` —
-here also states met on the path —, ``peak_mb``), plus ``compiled``, ``jit_s`` and ``table_clears``.
+(benchmarks/out/crosscheck_gapsjit_seeds1-50.md has the figures). Redeals (``gaps``: two) are searched as the
+engine plays them: the seeded shuffle of the loose cards (:func:`patience.rng.gaps_redeal_shuffle`, keyed by
+the instance's sha256) is a permutation fixed by the deal, the redeal's number and the cards' count, tabled
+when the deal is packed. Stats as ``dfs`` (``nodes``, ``table_hits`` — here also states met on the path —,
+``peak_mb``), plus ``compiled``, ``jit_s`` and ``table_clears``.
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ class GapsJitOptions:
 
 
 class GapsJitSolver(Backend):
-    """Compiled depth-first search of Gaps grids without redeals (module docstring)."""
+    """Compiled depth-first search of Gaps grids (module docstring)."""
 
     name = "gaps-jit"
     Options = GapsJitOptions
     options: GapsJitOptions
 
     def supports(self, rules: RuleSet) -> bool:
-        """Gaps grids of one deck without redeals (:func:`.registry.gaps_kernel_supports`)."""
+        """Gaps grids of one deck (:func:`.registry.gaps_kernel_supports`)."""
         return gaps_kernel_supports(rules)
 
     def _solve(self, instance: Instance, limits: Limits) -> Result:

@@ -1,17 +1,21 @@
 """The Gaps search loop, written once: compiled by numba when it is installed, plain Python if not.
 
-It is :func:`patience.solvers.dfs.search` on a Gaps grid without redeals, over int64 arrays instead of an
+It is :func:`patience.solvers.dfs.search` on a Gaps grid, over int64 arrays instead of an
 :class:`~patience.engine.Engine`:
 
-* ``_gen`` is :meth:`patience.engine.gaps.GapsGrid._gaps_moves` move for move and in the same order (gaps
-  ascending; a column-0 gap takes the row's fixed-suit 2, or every suit's 2 in suit order; any other gap the
-  same-suit successor of its left neighbour, nothing right of a gap or a King);
-* ``_apply`` is :meth:`Engine.apply` of a grid move (a card to a gap); its undo is the reverse move;
+* ``_gen`` is :meth:`patience.engine.moves.LegalMoves.legal_moves` of a grid move for move and in the same
+  order (gaps ascending; a column-0 gap takes the row's fixed-suit 2, or every suit's 2 in suit order; any
+  other gap the same-suit successor of its left neighbour, nothing right of a gap or a King; when no gap can
+  be filled, the grid is not won and redeals remain, the redeal alone);
+* ``_apply`` / ``_undo`` are :meth:`Engine.apply` / :meth:`Engine.undo`: a card's move is undone by the
+  reverse move; a redeal (:meth:`GapsGrid._redeal`) saves the grid for its undo and lays the loose cards out
+  in the permutation :func:`pack` precomputed from the deal's seeded shuffle;
 * ``_won`` is :meth:`GapsGrid._gaps_won`;
-* the key is :meth:`Engine.key` of a Gaps grid (the grid, cell by cell) as a 128-bit Zobrist hash: two
-  independent 64-bit lanes, each the XOR over cells of a random word per (cell, card or gap), updated in O(1)
-  per move. Equal grids give equal keys; unequal ones collide with probability about 2**-128 per pair, which
-  is what a complete search's UNSOLVABLE rests on (as in :mod:`.generic_kernel.kernel`).
+* the key is :meth:`Engine.key` of a Gaps grid (the grid, cell by cell, and the redeals used) as a 128-bit
+  Zobrist hash: two independent 64-bit lanes, each the XOR over cells of a random word per (cell, card or
+  gap) and one word for the redeals used, updated per changed cell. Equal grids give equal keys; unequal ones
+  collide with probability about 2**-127 per pair, which is what a complete search's UNSOLVABLE rests on (as
+  in :mod:`.generic_kernel.kernel`).
 * ``search``: ``dfs``'s loop for Gaps. No proven dominance applies to a Gaps grid
   (:func:`patience.solvers.dominance.applicable` gives none, and dfs plays no streamliner on it), and
   ``Pruner.score`` ranks every grid move alike (11), so dfs's children are the legal moves in the engine's
@@ -37,13 +41,18 @@ import numpy as np
 from ..interrupt import deferred
 from .generic_kernel.kernel import _mix, _rehash, _slot  # the table and its hash, shared
 from .hole_kernel import HAVE_NUMBA
+from .registry import GAPS_KERNEL_MAX_REDEALS as MAX_REDEALS
 
 __all__ = ["HAVE_NUMBA", "Packed", "compiled", "pack", "run", "to_move", "warm_up"]
 
-# L[] fields: ranks (cells a row), cells, suits, fixed-suit 2s, gaps, card codes, offsets of where/gaps in S.
-_R, _N, _NS, _FIXED, _NG, _NCODE, _OWHERE, _OGAPS = range(8)
-NL = 8
+# L[] fields: ranks (cells a row), cells, suits, fixed-suit 2s, gaps, card codes, redeals allowed; offsets in
+# S of where each card lies, the gaps, the redeals used, the grids saved by redeals, scratch; in L of the
+# redeal permutations (from NL on).
+_R, _N, _NS, _FIXED, _NG, _NCODE, _REDEALS, _OWHERE, _OGAPS, _OUSED, _OSAVE, _OTMP, _OPERM = range(13)
+NL = 13
 GAP = -1  # the engine's EMPTY
+REDEAL = -1  # the packed redeal move
+# The permutation table holds redeals x (cells + 1) x cells int64: MAX_REDEALS caps it (registry predicate).
 # st[] fields of search().
 _DEPTH, _SP, _NODES, _HITS, _NTAB, _PEAK, _GEN, _CLEARS = range(8)
 NST = 8
@@ -62,31 +71,53 @@ class Packed:
 
 
 def pack(engine: Any) -> Packed:
-    """The engine's Gaps grid (no redeals) packed for :func:`run`."""
+    """The engine's Gaps grid packed for :func:`run`, with the permutation each redeal applies to ``k`` loose
+    cards in code order (:func:`patience.rng.gaps_redeal_shuffle` is Fisher-Yates with draws fixed by the
+    deal's sha256, the redeal's number and ``k`` alone, so the table is the shuffle of ``0..k-1``)."""
+    from ..rng import gaps_redeal_shuffle
+
     R, n, ncode = engine.R, len(engine.grid), engine.deck.n_codes
     gaps = sorted(engine.gap_cells)
-    S = np.array([*engine.grid, *engine.where, *gaps], dtype=np.int64)
+    redeals = engine.gaps_redeals - engine.redeals_used
+    if redeals and (len(gaps) != engine.rows or engine.redeals_used or engine.gaps_redeals > MAX_REDEALS):
+        raise ValueError("gaps_kernel: redeals need one gap a row, none used yet, at most MAX_REDEALS")
+    perms = np.zeros(redeals * (n + 1) * n, dtype=np.int64)
+    for k in range(redeals):
+        for cnt in range(n + 1):
+            at = (k * (n + 1) + cnt) * n
+            perms[at : at + cnt] = gaps_redeal_shuffle(engine.instance.sha256, k + 1, list(range(cnt)))
+    S = np.zeros(n + ncode + len(gaps) + 1 + redeals * n + 2 * n, dtype=np.int64)
+    S[:n], S[n : n + ncode], S[n + ncode : n + ncode + len(gaps)] = engine.grid, engine.where, gaps
     L = np.zeros(NL, dtype=np.int64)
-    L[_R], L[_N], L[_NS], L[_FIXED], L[_NG], L[_NCODE] = (
+    L[_R], L[_N], L[_NS], L[_FIXED], L[_NG], L[_NCODE], L[_REDEALS] = (
         R,
         n,
         engine.deck.suits,
         engine.fixed_suit_twos,
         len(gaps),
         ncode,
+        redeals,
     )
     L[_OWHERE], L[_OGAPS] = n, n + ncode
-    # 64 uniform random bits a word (the table forces lane 0's low bit to 1: 127 bits of key are random)
-    Z = np.random.default_rng(_ZSEED).integers(0, 1 << 64, size=2 * n * (ncode + 1), dtype=np.uint64)
+    L[_OUSED] = n + ncode + len(gaps)
+    L[_OSAVE] = L[_OUSED] + 1
+    L[_OTMP] = L[_OSAVE] + redeals * n
+    L[_OPERM] = NL
+    L = np.concatenate([L, perms])
+    # 64 uniform random bits a word (the table forces lane 0's low bit to 1: 127 bits of key are random):
+    # a word per (lane, cell, card or gap), then one per (lane, redeals used)
+    size = 2 * n * (ncode + 1) + 2 * (redeals + 1)
+    Z = np.random.default_rng(_ZSEED).integers(0, 1 << 64, size=size, dtype=np.uint64)
     frame = max(len(gaps) * (1 if engine.fixed_suit_twos else engine.deck.suits), 1)
     return Packed(S, L, Z, frame)
 
 
 def to_move(m: int) -> tuple[int, int, int, int, int]:
-    """A packed move as the engine's grid move ``(GRID, from, GRID, to, 1)``."""
+    """A packed move as the engine's grid move ``(GRID, from, GRID, to, 1)`` or its ``REDEAL``."""
     from ..engine.areas import GRID
+    from ..engine.areas import REDEAL as ENGINE_REDEAL
 
-    return (GRID, m >> 16, GRID, m & 0xFFFF, 1)
+    return ENGINE_REDEAL if m == REDEAL else (GRID, m >> 16, GRID, m & 0xFFFF, 1)
 
 
 def _z(L, Z, lane, cell, card):
@@ -97,6 +128,7 @@ def _z(L, Z, lane, cell, card):
 def _gen(S, L, stk, sp, tmp):
     """Push the legal moves (``from << 16 | to``) in the engine's order at ``stk[sp:]``; the new top."""
     R, ng, og, ow = L[_R], L[_NG], L[_OGAPS], L[_OWHERE]
+    start = sp
     for a in range(ng):  # the gaps, ascending (insertion sort: a handful)
         v = S[og + a]
         b = a - 1
@@ -121,10 +153,102 @@ def _gen(S, L, stk, sp, tmp):
             continue
         stk[sp] = (S[ow + left + 1] << 16) | g
         sp += 1
+    if sp == start and S[L[_OUSED]] < L[_REDEALS] and not _won(S, L):  # stuck: the redeal is the move
+        stk[sp] = REDEAL
+        sp += 1
     return sp
 
 
+def _zr(L, Z, lane, used):
+    """The Zobrist word of ``used`` redeals used, of one key lane."""
+    return Z[2 * L[_N] * (L[_NCODE] + 1) + lane * (L[_REDEALS] + 1) + used]
+
+
 def _apply(S, L, Z, H, m):
+    """Play the packed move ``m`` (a card to a gap, or the redeal)."""
+    if m == REDEAL:
+        _redeal(S, L, Z, H)
+    else:
+        _move(S, L, Z, H, m)
+
+
+def _undo(S, L, Z, H, m):
+    """Take back the packed move ``m``: a card's move is undone by the reverse move."""
+    if m == REDEAL:
+        _unredeal(S, L, Z, H)
+    else:
+        _move(S, L, Z, H, ((m & 0xFFFF) << 16) | (m >> 16))
+
+
+def _set(S, L, Z, H, p, c):
+    """Put ``c`` (a card or ``GAP``) in cell ``p``, updating both key lanes and where a card lies."""
+    old = S[p]
+    if old != c:
+        for lane in range(2):
+            H[lane] ^= _z(L, Z, lane, p, old) ^ _z(L, Z, lane, p, c)
+        S[p] = c
+    if c != GAP:
+        S[L[_OWHERE] + c] = p
+
+
+def _redeal(S, L, Z, H):
+    """:meth:`GapsGrid._redeal`: the cards out of each row's run 2, 3, ... of one suit from column 0, in code
+    order, laid out again in the redeal's permutation, a gap right after each run. The grid before is saved
+    for the undo."""
+    R, n, ow, og, tmp = L[_R], L[_N], L[_OWHERE], L[_OGAPS], L[_OTMP]
+    used = S[L[_OUSED]]
+    save = L[_OSAVE] + used * n
+    for p in range(n):
+        S[save + p] = S[p]
+    rows = n // R
+    for r in range(rows):  # each row's run (gaps_sequence), in tmp[n + r]
+        base = r * R
+        first = S[base]
+        k = 0
+        if first != GAP and first % R == 1:  # rank 2
+            k = 1
+            while k < R - 1 and S[base + k] == first + k:
+                k += 1
+        S[tmp + n + r] = k
+    cnt = 0
+    for c in range(L[_NCODE]):  # the loose cards, in code order, in tmp[:cnt]
+        p = S[ow + c]
+        if p >= 0 and S[p] == c and p % R >= S[tmp + n + p // R]:
+            S[tmp + cnt] = c
+            cnt += 1
+    perm = L[_OPERM] + (used * (n + 1) + cnt) * n
+    q = 0
+    for r in range(rows):
+        base = r * R
+        k = S[tmp + n + r]
+        _set(S, L, Z, H, base + k, GAP)
+        S[og + r] = base + k
+        for j in range(k + 1, R):
+            _set(S, L, Z, H, base + j, S[tmp + L[perm + q]])
+            q += 1
+    for lane in range(2):
+        H[lane] ^= _zr(L, Z, lane, used) ^ _zr(L, Z, lane, used + 1)
+    S[L[_OUSED]] = used + 1
+
+
+def _unredeal(S, L, Z, H):
+    """Undo the last redeal: the saved grid back, where the cards lie and the gaps from it."""
+    n, og = L[_N], L[_OGAPS]
+    used = S[L[_OUSED]] - 1
+    save = L[_OSAVE] + used * n
+    g = 0
+    for p in range(n):
+        c = S[save + p]
+        _set(S, L, Z, H, p, c)
+        if c == GAP:
+            S[og + g] = p
+            g += 1
+    for lane in range(2):
+        H[lane] ^= _zr(L, Z, lane, used + 1) ^ _zr(L, Z, lane, used)
+    S[L[_OUSED]] = used
+
+
+def _move(S, L, Z, H, m):
     """Move the card in cell ``m >> 16`` to the gap ``m & 0xFFFF`` (its undo: the same with the two
     swapped), updating where it lies, the gap list and both key lanes."""
     si, di = m >> 16, m & 0xFFFF
@@ -170,6 +294,7 @@ def _init_hash(S, L, Z, H):
     for lane in range(2):
         for p in range(L[_N]):
             H[lane] ^= _z(L, Z, lane, p, S[p])
+        H[lane] ^= _zr(L, Z, lane, S[L[_OUSED]])
 
 
 def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb, tmp):
@@ -204,8 +329,7 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
                 code = COMPLETE
                 break
             depth -= 1
-            m = path[depth]
-            _apply(S, L, Z, H, ((m & 0xFFFF) << 16) | (m >> 16))
+            _undo(S, L, Z, H, path[depth])
             continue
         sp -= 1
         m = stk[sp]
@@ -221,7 +345,7 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
         s = _slot(tab, a, b)
         if s >= 0:
             hits += 1
-            _apply(S, L, Z, H, ((m & 0xFFFF) << 16) | (m >> 16))
+            _undo(S, L, Z, H, m)
         else:
             if 2 * (ntab + 1) > len(tab) // 2:
                 # Full at the memory budget: forget the dead states, keep the path's.
@@ -235,7 +359,7 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
                     tab[2 * t + 1] = kb[d]
                     ntab += 1
                 if 2 * (ntab + 1) > len(tab) // 2:
-                    _apply(S, L, Z, H, ((m & 0xFFFF) << 16) | (m >> 16))
+                    _undo(S, L, Z, H, m)
                     code = MEMORY
                     break
                 s = _slot(tab, a, b)
@@ -263,7 +387,8 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
 
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
-_HELPERS = (_mix, _slot, _z, _gen, _apply, _won, _init_hash)  # _mix, _slot: registered by either kernel
+# _mix and _slot are the generic kernel's: registered by whichever kernel compiles first (twice is harmless)
+_HELPERS = (_mix, _slot, _z, _zr, _gen, _set, _redeal, _unredeal, _move, _apply, _undo, _won, _init_hash)
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 
 

@@ -28,6 +28,7 @@ from .generic_kernel import kernel_supports
 __all__ = [
     "BACKENDS",
     "CSP_MAX_CARDS",
+    "GAPS_KERNEL_MAX_REDEALS",
     "PLANNER_ENGINES",
     "Entry",
     "available_engines",
@@ -103,11 +104,16 @@ def gaps_family(rules: RuleSet) -> bool:
     return g.rows > 0 and g.redeals == 0 and d.decks == 1 and g.rows == d.suits
 
 
+GAPS_KERNEL_MAX_REDEALS = 16  # gaps-jit's table of redeal permutations grows with the redeals allowed
+
+
 def gaps_kernel_supports(rules: RuleSet) -> bool:
-    """Gaps grids of one deck without redeals (either first-column policy): ``gaps-jit``'s compiled
-    search (solvers/gaps_kernel.py), auto's pick for them; a redeal's seeded shuffle is not in the kernel."""
-    g = rules.gaps
-    return g.rows > 0 and g.redeals == 0 and rules.deck.decks == 1 and not unsupported(rules)
+    """Gaps grids of one deck (either first-column policy), with redeals (at most
+    :data:`GAPS_KERNEL_MAX_REDEALS`) only as dealt, one gap a row: ``gaps-jit``'s compiled search
+    (solvers/gaps_kernel.py), auto's pick for them."""
+    g, d = rules.gaps, rules.deck
+    redeals_ok = g.redeals == 0 or (g.rows == d.suits and g.redeals <= GAPS_KERNEL_MAX_REDEALS)
+    return g.rows > 0 and d.decks == 1 and redeals_ok and not unsupported(rules)
 
 
 def available_engines() -> list[str]:
