@@ -123,7 +123,7 @@ def solve_cmd(
             for fact in why:
                 click.echo(f"  - {fact}")
             click.echo(
-                "minimal: without any one of them an order of play exists"
+                "minimal: without any one of them (or any one card they name) an order of play exists"
                 if minimal
                 else "not proven minimal: some fact's removal was not decided in time"
             )
