@@ -123,6 +123,13 @@ def test_explanations_of_small_lost_deals_are_infeasible_and_minimal_by_brute_fo
     assert narrowed > 0
 
 
+def test_presolved_trials_give_explanations_that_lose_by_brute_force():
+    # explain_deal(presolve=True) is the earlier behaviour the benchmark compares against.
+    for inst in small_lost_deals(4, seed=7):
+        e = explain_deal(inst, seconds=20, presolve=True)
+        assert e is not None and e.kept and not playable(inst, e.kept), inst.to_json()
+
+
 def test_every_fact_is_true_of_the_deal():
     inst = deal("all-in-a-row", 1, "pysol")
     d = HoleDeal.from_instance(inst)
