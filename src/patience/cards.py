@@ -10,6 +10,7 @@ The engine works on small integers (:meth:`Deck.code`), so every card also has a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -77,6 +78,13 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"card must be a string, got {type(text).__name__}")
+    return _parse_text(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_text(text: str) -> Card:
+    """:func:`parse_card` of a string, cached: a deal and a replayed solution parse the same few card
+    names thousands of times (Cards are immutable; errors are raised, never cached)."""
     s = text.strip()
     m = _STANDARD_RE.match(s)
     if m:

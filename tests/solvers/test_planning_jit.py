@@ -166,6 +166,27 @@ def test_every_order_exhausts_a_lost_deal_alike_and_wins_replay() -> None:
     assert greedy.status is Status.UNKNOWN
 
 
+def test_layout_packed_once_a_rule_set_is_the_fresh_pack() -> None:
+    """planning-jit packs the rule arrays once a rule-set (planning_jit._pack): every later deal's arrays
+    are exactly what a fresh pack of that deal gives, in every kernel game."""
+    from patience.engine import Engine
+    from patience.solvers.dominance import Dominances
+    from patience.solvers.generic_kernel.pack import pack
+    from patience.solvers.planning_jit import _LAYOUTS, PlanningJitOptions, _pack
+
+    opts = PlanningJitOptions()
+    insts = [deal("freecell", s, "ms") for s in (1, 2)] + [small(g, s) for g in GAMES for s in range(4)]
+    insts += [deal("canfield", s, "solvitaire") for s in range(1, 9)]  # a base rank dealt: 8 deals, 2+ bases
+    _LAYOUTS.clear()
+    for inst in insts:
+        e = Engine(inst)
+        S, L, C, frame, flags = _pack(e, opts)
+        fresh = pack(e, dominances=Dominances(e), stock_access=True)
+        assert (S == fresh.S).all() and (L == fresh.L).all() and (C == fresh.C).all(), inst.game
+        assert frame == fresh.frame and len(flags) == 4
+    assert 0 < len(_LAYOUTS) < len(insts)  # some layouts were reused
+
+
 def test_limits_give_unknown() -> None:
     inst = deal("freecell", 11982, "ms")
     got = solve(inst, "planning-jit", Limits(seconds=60, nodes=500))

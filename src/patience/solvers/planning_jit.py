@@ -219,21 +219,39 @@ def start(
     ``memory_share``: the part of the memory budget it may take; ``packed``: :func:`_pack`'s, if made."""
     from .generic_kernel import bestfirst
 
-    p, L, flags = packed or _pack(engine, opts)
+    S, L, C, frame, flags = packed or _pack(engine, opts)
     lifo, priority = ORDERS[order]
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB * memory_share
     cap = -1 if limits.nodes is None else limits.nodes
-    return bestfirst.steps(p.S, L, p.C, frame=p.frame, flags=flags, heuristic=heuristic, lifo=lifo,
+    return bestfirst.steps(S, L, C, frame=frame, flags=flags, heuristic=heuristic, lifo=lifo,
                            deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit,
                            priority=priority)  # fmt: skip
 
 
 def _pack(engine: Engine, opts: PlanningJitOptions) -> tuple:
-    """The engine packed for the kernel (:func:`.generic_kernel.pack.pack`, with stock access as ``opts``
-    says), its rule fields ``L`` and the dominance switches (safe_deal, safe_home, partial_pile,
-    no_return)."""
-    from .generic_kernel.pack import pack
+    """The engine's state packed for the kernel (``S``), its rule fields ``L`` and constants ``C``, the move
+    frame and the dominance switches (safe_deal, safe_home, partial_pile, no_return).
 
-    dom = Dominances(engine, opts.dominances)
-    p = pack(engine, dominances=dom, jit=opts.jit, stock_access=opts.stock_access)
-    return p, p.L, tuple(name in dom.on for name in DOMINANCES)
+    ``L``, ``C``, the frame and the switches depend only on the rule-set, the foundations' base rank (dealt
+    in Canfield: the one engine field a deal sets), the dominances asked for, stock access and how many
+    cards stock and waste hold (:func:`.generic_kernel.pack.pack`), so they are packed once a process for
+    each such key (:data:`_LAYOUTS`); only ``S`` is built for each deal
+    (:func:`.generic_kernel.pack.state_array`). The kernel never writes ``L`` or ``C``."""
+    from .generic_kernel.pack import pack, state_array
+
+    e = engine
+    key = (e.rules, e.base_rank, len(e.piles), len(e.cells), len(e.found), e.n_cards,
+           len(e.stock) + len(e.waste), opts.dominances, opts.stock_access)  # fmt: skip
+    layout = _LAYOUTS.get(key)
+    if layout is None:
+        dom = Dominances(e, opts.dominances)
+        p = pack(e, dominances=dom, jit=opts.jit, stock_access=opts.stock_access)
+        if len(_LAYOUTS) >= _MAX_LAYOUTS:
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = (p.L, p.C, p.frame, tuple(name in dom.on for name in DOMINANCES))
+        return (p.S, *_LAYOUTS[key])
+    return (state_array(e, layout[0]), *layout)
+
+
+_LAYOUTS: dict[tuple, tuple] = {}  # _pack's rule arrays by rule-set key
+_MAX_LAYOUTS = 64
