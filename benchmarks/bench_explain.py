@@ -2,7 +2,8 @@
 
 Usage:
     .venv/bin/python benchmarks/bench_explain.py [-n 10] [--limit 10] [--games black-hole,all-in-a-row]
-        [--vocabulary ranks,links] [--presolve off|on|both] [--name explain.txt] [--out [DIR]]
+        [--vocabulary ranks,links] [--presolve off|on|both] [--grow off|on|both] [--seeds 1,2,...]
+        [--name explain.txt] [--out [DIR]]
 
 For each game, the first N lost PySol deals (the dfs backend decides which are lost; or ``--seeds``) get
 :func:`patience.solvers.cpsat_hole.explain.explain_deal` with the time limit, once per vocabulary
@@ -13,7 +14,8 @@ of the vocabulary's total, the card precedences they hold, whether deletion prov
 seconds, and the cards it names (the distinct cards said to wait for a stack). Each explanation is
 re-checked by a fresh model with only its constraints enforced (120 s). ``--presolve both`` explains each
 deal twice, with the trials presolved (the behaviour before they ran without presolve) and without,
-one after the other so both see the same load.
+one after the other so both see the same load; ``--grow both`` likewise with and without the search
+for a small first core (``--presolve on --grow off`` is the behaviour before either).
 The first explanations' figures (30 s limit, links, deletion without shared trial budgets) are in the
 git history of benchmarks/out/explain.txt (commit dc1eb9e), quoted at the end. With ``--out [DIR]`` the
 output also goes to DIR/NAME (``--name``, default explain.txt; default DIR benchmarks/out).
@@ -44,6 +46,7 @@ def main() -> None:
     ap.add_argument("--games", default="black-hole,all-in-a-row")
     ap.add_argument("--vocabulary", default="ranks,links", help="comma-separated: ranks, links")
     ap.add_argument("--presolve", choices=("off", "on", "both"), default="off", help="presolve the trials")
+    ap.add_argument("--grow", choices=("off", "on", "both"), default="on", help="look for a small first core")
     ap.add_argument("--name", default="explain.txt", help="file name under --out")
     ap.add_argument("--seeds", help="comma-separated PySol deals to explain instead of the first N dfs loses")
     _common.add_out(ap, "NAME")
@@ -54,10 +57,16 @@ def main() -> None:
     bad = [v for v in vocabularies if v not in ("ranks", "links")]
     if bad:
         ap.error(f"--vocabulary: unknown {bad[0]!r} (ranks, links)")
-    presolves = {"off": [False], "on": [True], "both": [True, False]}[args.presolve]
+    old_first = {"off": [False], "on": [True], "presolve": [True, False], "grow": [False, True]}
+    settings = [
+        (pre, grow)
+        for pre in old_first[args.presolve if args.presolve != "both" else "presolve"]
+        for grow in old_first[args.grow if args.grow != "both" else "grow"]
+    ]  # the earlier setting first: presolved trials, no small core
     seeds = f" --seeds {args.seeds}" if args.seeds else ""
     head = (f"# bench_explain -n {args.n} --limit {args.limit:g} --games {args.games} --vocabulary"
-            f" {args.vocabulary} --presolve {args.presolve}{seeds}; commit {_common.commit()}")  # fmt: skip
+            f" {args.vocabulary} --presolve {args.presolve} --grow {args.grow}{seeds};"
+            f" commit {_common.commit()}")  # fmt: skip
     log = [head, f"# {_common.machine()}"]
     print("\n".join(log), flush=True)
 
@@ -75,19 +84,23 @@ def main() -> None:
             if solve(inst, "dfs", Limits(seconds=10)).status is Status.UNSOLVABLE:
                 lost.append((seed, inst))
         for voc in vocabularies:
-            runs = {pre: _Tally() for pre in presolves}
+            runs = {setting: _Tally() for setting in settings}
             for seed, inst in lost:
-                for pre in presolves:
-                    tag = f"{voc}{', presolved trials' if pre else ''}"
-                    say(runs[pre].explain(game, seed, inst, voc, pre, args.limit, tag))
-            for pre, tally in runs.items():
-                say(tally.summary(f"{game} {voc}{', presolved trials' if pre else ''}", len(lost)))
+                for (pre, grow), tally in runs.items():
+                    say(tally.explain(game, seed, inst, voc, pre, grow, args.limit, _tag(voc, pre, grow)))
+            for (pre, grow), tally in runs.items():
+                say(tally.summary(f"{game} {_tag(voc, pre, grow)}", len(lost)))
     log.append(f"# {BEFORE}")
     log.append(f"# load at end {_common.load()}")
     out = _common.out_dir(args)
     if out:
         _common.write_lines(out / args.name, log)
         print(f"wrote {out / args.name}")
+
+
+def _tag(voc: str, presolve: bool, grow: bool) -> str:
+    """``ranks``, ``ranks, presolved trials, no small core``: a setting's name in the output."""
+    return voc + (", presolved trials" if presolve else "") + ("" if grow else ", no small core")
 
 
 class _Tally:
@@ -101,14 +114,14 @@ class _Tally:
         self.minimal = self.none = self.total = 0
 
     def explain(
-        self, game: str, seed: int, inst: Any, voc: str, presolve: bool, limit: float, tag: str
+        self, game: str, seed: int, inst: Any, voc: str, presolve: bool, grow: bool, limit: float, tag: str
     ) -> str:
         """Explain one deal, re-check it on a fresh model, and return its line."""
         from patience.solvers.cpsat_hole import HoleDeal  # OR-Tools: not for --help
         from patience.solvers.cpsat_hole.explain import explain_deal, proven_infeasible
 
         t = time.perf_counter()
-        e = explain_deal(inst, limit, voc, presolve=presolve)
+        e = explain_deal(inst, limit, voc, presolve=presolve, grow=grow)
         dt = time.perf_counter() - t
         self.times.append(dt)
         if e is None:
