@@ -5,10 +5,11 @@ named set of constraints guarded by one literal of a single CP-SAT model, built 
 
 1. Core: first a small one (:func:`_grow`): the hole start and the facts holding the most precedences,
    ``GROW`` of them at a time, each set solved briefly; the first proven infeasible gives its core
-   (All in a Row #1: 4 ranks in 1 s, where the whole set's core is 12 of 12). Else one solve with every
-   fact assumed; CP-SAT's ``sufficient_assumptions_for_infeasibility`` gives an infeasible subset.
-   (Solving that core again, in reverse order, never gave a smaller one on the PySol All in a Row
-   deals: 12-13 of 13 either way, so it is not done.)
+   (All in a Row #1: 4 ranks in 1 s, where the whole set's core is 12 of 12; the medians at 10 s do not
+   move, benchmarks/out/explain_presolve.md). Else one solve with every fact assumed; CP-SAT's
+   ``sufficient_assumptions_for_infeasibility`` gives an infeasible subset. (Solving that core again,
+   in reverse order, never gave a smaller one on the PySol All in a Row deals: 12-13 of 13 either way,
+   so it is not done.)
 2. Shrink by deletion: drop one fact, and if the rest is still infeasible keep it dropped (and keep
    only the new core). Each trial has a short limit (first pass at most ``FIRST_PASS`` seconds, then the
    undecided ones again with the time left shared among them); a trial that runs out keeps its fact
