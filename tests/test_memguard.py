@@ -53,7 +53,7 @@ def test_a_guard_under_its_limit_watches_and_stops() -> None:
         del block
     assert not guard.tripped
     assert guard.peak_mb >= start + 48  # the watcher recorded the peak, not just the size at entry
-    assert guard._thread is not None and not guard._thread.is_alive()  # stopped on exit, not left polling
+    assert guard._done is not None and guard._done.is_set()  # the watcher returned on exit, not left polling
 
 
 def test_memory_out_through_the_cli() -> None:
@@ -85,7 +85,7 @@ def test_work_done_before_its_deadline_is_untouched() -> None:
     with guard:
         pass
     time.sleep(0.1 + 0.25)  # past the deadline and its grace: the guard has stopped, nothing fires late
-    assert not guard.timed_out and guard._thread is not None and not guard._thread.is_alive()
+    assert not guard.timed_out and guard._done is not None and guard._done.is_set()
 
 
 def test_guard_waits_for_an_import_to_finish(tmp_path, monkeypatch) -> None:

@@ -102,13 +102,19 @@ class MemoryGuard:
         self._main = threading.main_thread().ident or 0
         self._stop = threading.Event()
         self._fire = threading.Lock()  # firing and leaving exclude each other: no interrupt after the exit
-        self._thread: threading.Thread | None = None
+        self._done: threading.Event | None = None  # set by the watcher as it returns
         self._ignored_sigint = False  # SIGINT was ignored on entry: restored on exit
 
     @property
     def limit_mb(self) -> float | None:
         """The resident size at which the guard fires (base + max_mb)."""
         return None if self.max_mb is None else self.base_mb + self.max_mb
+
+    def _run(self) -> None:
+        try:
+            self._watch()
+        finally:
+            self._done.set()  # type: ignore[union-attr]
 
     def _watch(self) -> None:
         limit = self.limit_mb
@@ -134,8 +140,11 @@ class MemoryGuard:
             if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
                 self._ignored_sigint = True
-            self._thread = threading.Thread(target=self._watch, name="memory-guard", daemon=True)
-            self._thread.start()
+            # A bare thread: threading.Thread.start() waits until the new thread has run, and right after a
+            # compiled search that wait was 3.3 ms of a 14 ms MS FreeCell deal at load 3.2 (the scheduler
+            # is slow to run a new thread on busy cores; waking a sleeping one, as __exit__ does, is fast).
+            self._done = threading.Event()
+            _thread.start_new_thread(self._run, ())
         return self
 
     def __exit__(
@@ -144,8 +153,8 @@ class MemoryGuard:
         try:
             with self._fire:
                 self._stop.set()
-            if self._thread is not None:
-                self._thread.join()  # an interrupt fired just before surfaces here, inside the block's caller
+            if self._done is not None:
+                self._done.wait()  # an interrupt fired just before surfaces here, inside the block's caller
         finally:
             if self._ignored_sigint:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
