@@ -27,7 +27,9 @@ def main() -> None:
     ap.add_argument("--game", default="black-hole")
     ap.add_argument("-n", type=int, default=300, help="games a point")
     ap.add_argument("--uniform-n", type=int, default=300, help="uniform deals a line")
+    ap.add_argument("--kmin", type=int, default=1)
     ap.add_argument("--kmax", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the shuffles (another seed: new games)")
     ap.add_argument("--by", default="rows,columns", help="rows,columns")
     ap.add_argument("--lines", default="search,few-turns", help="search,few-turns")
     ap.add_argument("--limit", type=float, default=10.0, help="dfs seconds a game")
@@ -42,16 +44,16 @@ def main() -> None:
         ap.error(f"--by {args.by!r}: rows and/or columns")
     if not lines or any(x not in LINES for x in lines):
         ap.error(f"--lines {args.lines!r}: choose from {','.join(LINES)}")
-    if min(args.n, args.uniform_n, args.kmax, args.turn_nodes) < 1 or args.limit <= 0:
-        ap.error("-n, --uniform-n, --kmax, --turn-nodes must be >= 1 and --limit > 0")
+    if min(args.n, args.uniform_n, args.kmin, args.turn_nodes, args.kmax - args.kmin + 1) < 1 or args.limit <= 0:
+        ap.error("-n, --uniform-n, --kmin, --turn-nodes must be >= 1, --kmax >= --kmin and --limit > 0")
     out = _common.out_dir(args)
     t0 = time.perf_counter()
     head = [
         "# Gathered-deck riffles under two play lines (issue 17, W18)",
         "",
         f"Commit {_common.commit()}; started {_common.machine()}.",
-        f"Game {args.game}; {args.n} games a point (uniform: {args.uniform_n}); dfs at {args.limit:g} s; "
-        f"few-turns search {args.turn_nodes:,} nodes a game. Cell: win % [conservative Wilson 95%], mean "
+        f"Game {args.game}, seed {args.seed}; {args.n} games a point (uniform: {args.uniform_n}); dfs at "
+        f"{args.limit:g} s; few-turns search {args.turn_nodes:,} nodes a game. Cell: win % [conservative Wilson 95%], mean "
         "direction changes of the lines played (the order the next deck starts from).",
         "",
     ]
@@ -64,7 +66,7 @@ def main() -> None:
         rows = [f"- uniform shuffle, {x} line: {uni[x]}" for x in lines if x in uni]
         rows += ["", "| k | " + " | ".join(f"gathered by {b}, {x} line" for b, x in cols) + " |"]
         rows.append("|---|" + "---|" * len(cols))
-        for k in range(1, args.kmax + 1):
+        for k in range(args.kmin, args.kmax + 1):
             rows.append(f"| {k} | " + " | ".join(got.get((b, x, k), "-") for b, x in cols) + " |")
         secs = time.perf_counter() - t0
         rows += ["", f"Wall {secs:.0f} s so far; load after each point: {', '.join(loads)}.", ""]
@@ -77,13 +79,13 @@ def main() -> None:
             _common.write_lines(Path(out) / NAME, table())
 
     for x in lines:
-        p = study(args.game, "uniform", "rows", [0], args.uniform_n, limit_s=args.limit, line=x,
-                  turn_nodes=args.turn_nodes)[0]  # fmt: skip
+        p = study(args.game, "uniform", "rows", [0], args.uniform_n, seed=args.seed, limit_s=args.limit,
+                  line=x, turn_nodes=args.turn_nodes)[0]  # fmt: skip
         uni[x] = _cell(p) + f" ({p.won} W / {p.lost} L / {p.unknown} ?, {p.proven} fewest proven)"
         record(f"uniform {x}: {uni[x]}")
-    for k in range(1, args.kmax + 1):
+    for k in range(args.kmin, args.kmax + 1):
         for b, x in cols:
-            p = study(args.game, "gathered", b, [k], args.n, limit_s=args.limit, line=x,
+            p = study(args.game, "gathered", b, [k], args.n, seed=args.seed, limit_s=args.limit, line=x,
                       turn_nodes=args.turn_nodes)[0]  # fmt: skip
             got[(b, x, k)] = _cell(p)
             record(f"k={k} by {b} {x}: {got[(b, x, k)]} ({p.won} W / {p.lost} L / {p.unknown} ?, "
