@@ -44,7 +44,8 @@ def main() -> None:
         ap.error(f"--by {args.by!r}: rows and/or columns")
     if not lines or any(x not in LINES for x in lines):
         ap.error(f"--lines {args.lines!r}: choose from {','.join(LINES)}")
-    if min(args.n, args.uniform_n, args.kmin, args.turn_nodes, args.kmax - args.kmin + 1) < 1 or args.limit <= 0:
+    sizes = (args.n, args.uniform_n, args.kmin, args.turn_nodes, args.kmax - args.kmin + 1)
+    if min(sizes) < 1 or args.limit <= 0:
         ap.error("-n, --uniform-n, --kmin, --turn-nodes must be >= 1, --kmax >= --kmin and --limit > 0")
     out = _common.out_dir(args)
     t0 = time.perf_counter()
@@ -53,8 +54,8 @@ def main() -> None:
         "",
         f"Commit {_common.commit()}; started {_common.machine()}.",
         f"Game {args.game}, seed {args.seed}; {args.n} games a point (uniform: {args.uniform_n}); dfs at "
-        f"{args.limit:g} s; few-turns search {args.turn_nodes:,} nodes a game. Cell: win % [conservative Wilson 95%], mean "
-        "direction changes of the lines played (the order the next deck starts from).",
+        f"{args.limit:g} s; few-turns search {args.turn_nodes:,} nodes a game. Cell: win % [conservative "
+        "Wilson 95%], mean direction changes of the lines played (the order the next deck starts from).",
         "",
     ]
     uni: dict[str, str] = {}
