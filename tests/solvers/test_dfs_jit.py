@@ -119,6 +119,25 @@ def test_limits_give_unknown() -> None:
     assert got.status is Status.UNKNOWN and got.message == "time limit"
 
 
+def test_the_streamlined_phase_gets_its_share_after_the_kernel_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow kernel load (a process's first solve) leaves the streamlined phase its share of the rest."""
+    from patience.solvers import dfs_jit
+    from patience.solvers.generic_kernel import kernel
+
+    monkeypatch.setattr(dfs_jit, "_warm", lambda jit: time.sleep(0.3) or 0.3)
+    windows: list[float] = []
+    run = kernel.run
+
+    def spy(*args, **kw):
+        windows.append(kw["deadline"] - time.perf_counter())
+        return run(*args, **kw)
+
+    monkeypatch.setattr(kernel, "run", spy)
+    solver = get_solver("dfs-jit", streamline_share=0.2)
+    solver.solve(deal("freecell", 1, "ms"), Limits(seconds=2, nodes=50_000))
+    assert len(windows) >= 1 and windows[0] > 0.2, windows  # 20% of the ~1.7 s left: ~0.34 s, not 0.4 - 0.3
+
+
 def test_rules_outside_the_kernel_are_unsupported() -> None:
     for game in ("accordion", "golf-solvitaire", "black-hole", "gaps-basic-variant"):
         got = solve(deal(game, 1), "dfs-jit", Limits(seconds=1))

@@ -83,7 +83,10 @@ class DfsJitSolver(Backend):
         if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
             opts = replace(opts, jit=False)  # no time to load the kernel (work the guard cannot cut)
         jit_s = _warm(opts.jit)
-        outs = _phases(engine, opts, t0, limits)
+        # The phases share what is left after loading the kernel: measured from t0, the first solve of a
+        # process would lose its streamlined phase (10% of the limit) to the load, and later ones would not.
+        t1 = time.perf_counter()
+        outs = _phases(engine, opts, t1, replace(limits, seconds=max(limits.seconds - (t1 - t0), 0.0)))
         last = outs[-1]
         stats.update(
             nodes=sum(o["nodes"] for o in outs),
