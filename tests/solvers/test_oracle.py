@@ -42,6 +42,15 @@ SAMPLE = 3  # won and lost deals each for every other configuration in the defau
 SLOW_SEEDS = range(60)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _warm() -> None:
+    """Compile (or load) the search kernels first: a compile inside a solve, from a cold numba cache, can
+    outlast its 20 s limit (gaps-jit gave 'time limit' so on a fresh snapshot at load 4)."""
+    from patience.solvers import warm
+
+    warm.main()
+
+
 def _sample(game: str, seeds: range, k: int) -> list[int]:
     """The first ``k`` won and first ``k`` lost seeds (fewer when the game lacks them)."""
     won = [s for s in seeds if truth(game, s)][:k]
