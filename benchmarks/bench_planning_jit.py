@@ -40,10 +40,10 @@ def main() -> None:
     backends = [b for b in args.backends.split(",") if b]
     games = [g for g in args.games.split(",") if g]
 
-    from patience.solvers.planning_jit import _warm
+    from patience.solvers.planning_jit import KERNELS
 
     t0 = time.perf_counter()
-    warm = _warm(True)
+    warm = KERNELS.warm(True)
     head = [
         f"# {', '.join(games)} ({args.generator} {args.first}-{args.last}) at {args.limit:g} s a deal: "
         f"{', '.join(backends)}",

@@ -49,12 +49,12 @@ def main() -> None:
     from patience.deals import deal
     from patience.engine import Engine
     from patience.solvers.base import Limits
-    from patience.solvers.planning_jit import ORDERS, PlanningJitOptions, _warm, search
+    from patience.solvers.planning_jit import KERNELS, ORDERS, PlanningJitOptions, search
 
     orders = [o for o in args.orders.split(",") if o]
     if bad := [o for o in orders if o not in ORDERS]:
         ap.error(f"unknown order {bad[0]!r} (one of {', '.join(ORDERS)})")
-    _warm(True)
+    KERNELS.warm(True)
     seeds = range(args.first, args.last + 1)
     head = [
         f"# planning-jit's orders, MS FreeCell {args.first}-{args.last}, at most {args.cap} expansions each",

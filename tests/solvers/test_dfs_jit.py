@@ -124,7 +124,7 @@ def test_the_streamlined_phase_gets_its_share_after_the_kernel_loads(monkeypatch
     from patience.solvers import dfs_jit
     from patience.solvers.generic_kernel import kernel
 
-    monkeypatch.setattr(dfs_jit, "_warm", lambda jit: time.sleep(0.3) or 0.3)
+    monkeypatch.setattr(dfs_jit.KERNELS, "warm", lambda jit: time.sleep(0.3) or 0.3)
     windows: list[float] = []
     run = kernel.run
 

@@ -17,7 +17,7 @@ import time
 
 from ..engine import Engine
 from ..solvers.base import Limits
-from ..solvers.dfs_jit import DfsJitOptions, Found, _phases, _warm, found
+from ..solvers.dfs_jit import KERNELS, DfsJitOptions, Found, _phases, found
 from ..solvers.dfs_prune import features
 from ..solvers.dominance import Dominances
 from ..solvers.generic_kernel import kernel_supports
@@ -65,7 +65,7 @@ class WorldSearch:
         """What ``search_from(engine, nodes, seconds, options)`` returns, ``engine`` left as it was."""
         if engine.is_won():
             return Found(True, False, (), 0, engine.foundation_cards())
-        _warm(self.opts.jit)
+        KERNELS.warm(self.opts.jit)
         limits = Limits(seconds=seconds, nodes=nodes)
         outs = _phases(engine, self.opts, time.perf_counter(), limits, dom=self.dominances(engine),
                        packer=lambda colour: self.pack(engine, colour), feats=self.feats)  # fmt: skip

@@ -25,21 +25,31 @@ from typing import TYPE_CHECKING
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
-from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
+from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_prune import Features, features
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
+from .jit_budget import Kernels
 
 if TYPE_CHECKING:
     from .generic_kernel.pack import Packed
 
-__all__ = ["DfsJitOptions", "DfsJitSolver", "Found", "search_from"]
+__all__ = ["KERNELS", "DfsJitOptions", "DfsJitSolver", "Found", "search_from"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
-_WARM = [False]  # the kernel has been compiled or loaded in this process
+
+
+def _load() -> None:
+    """Compile or load the generic kernel (imported here, so numba is imported only by a compiled solve)."""
+    from .generic_kernel import kernel
+
+    kernel.warm_up()
+
+
+KERNELS = Kernels(_load)  # the generic kernel, loaded once a process (:mod:`.jit_budget`)
 
 
 @dataclass(frozen=True)
@@ -80,13 +90,10 @@ class DfsJitSolver(Backend):
         stats: dict[str, float] = {"nodes": 0.0}
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
-        if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
-            opts = replace(opts, jit=False)  # no time to load the kernel (work the guard cannot cut)
-        jit_s = _warm(opts.jit)
-        # The phases share what is left after loading the kernel: measured from t0, the first solve of a
-        # process would lose its streamlined phase (10% of the limit) to the load, and later ones would not.
-        t1 = time.perf_counter()
-        outs = _phases(engine, opts, t1, replace(limits, seconds=max(limits.seconds - (t1 - t0), 0.0)))
+        budget = KERNELS.start(opts.jit, t0, limits)  # the phases share the time left after the load
+        if budget.jit != opts.jit:
+            opts = replace(opts, jit=False)  # no time to load the kernel
+        outs = _phases(engine, opts, budget.t0, budget.limits)
         last = outs[-1]
         stats.update(
             nodes=sum(o["nodes"] for o in outs),
@@ -95,7 +102,7 @@ class DfsJitSolver(Backend):
             best_foundation=max(max(o["best"] for o in outs), engine.foundation_cards()),
             streamlined_nodes=outs[0]["nodes"] if opts.streamline_share > 0 else 0,
             compiled=float(any(o["compiled"] for o in outs)),
-            jit_s=jit_s,
+            jit_s=budget.jit_s,
             table_clears=sum(o["clears"] for o in outs),
         )
         for name in DOMINANCES:
@@ -117,17 +124,6 @@ class DfsJitSolver(Backend):
         message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
         reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
         return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
-
-
-def _warm(jit: bool) -> float:
-    """Compile or load the kernel once per process; the seconds it took in this call (0 after the first)."""
-    from .generic_kernel import kernel
-
-    if jit and kernel.HAVE_NUMBA and not _WARM[0]:
-        took = kernel.warm_up()
-        _WARM[0] = True
-        return took
-    return 0.0
 
 
 def _phases(
@@ -210,7 +206,7 @@ def search_from(
     if engine.is_won():
         return Found(True, False, (), 0, engine.foundation_cards())
     opts = options or DfsJitOptions()
-    _warm(opts.jit)
+    KERNELS.warm(opts.jit)
     return found(engine, _phases(engine, opts, time.perf_counter(), Limits(seconds=seconds, nodes=nodes)))
 
 

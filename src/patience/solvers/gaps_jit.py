@@ -16,16 +16,26 @@ from dataclasses import dataclass, replace
 
 from ..engine import Engine, moves_to_json
 from ..instance import Instance
-from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
+from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .jit_budget import Kernels
 from .registry import gaps_kernel_supports
 
-__all__ = ["GapsJitOptions", "GapsJitSolver"]
+__all__ = ["KERNELS", "GapsJitOptions", "GapsJitSolver"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
-_WARM = [False]  # the kernel has been compiled or loaded in this process
+
+
+def _load() -> None:
+    """Compile or load the Gaps kernel (imported here, so numba is imported only by a compiled solve)."""
+    from . import gaps_kernel
+
+    gaps_kernel.warm_up()
+
+
+KERNELS = Kernels(_load)  # the Gaps kernel, loaded once a process (:mod:`.jit_budget`)
 
 
 @dataclass(frozen=True)
@@ -55,15 +65,12 @@ class GapsJitSolver(Backend):
         stats: dict[str, float] = {"nodes": 0.0}
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
-        if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
-            opts = replace(opts, jit=False)  # no time to load the kernel (work the guard cannot cut)
-        jit_s = 0.0
-        if opts.jit and gaps_kernel.HAVE_NUMBA and not _WARM[0]:
-            jit_s = gaps_kernel.warm_up()
-            _WARM[0] = True
+        budget = KERNELS.start(opts.jit, t0, limits)
+        if budget.jit != opts.jit:
+            opts = replace(opts, jit=False)  # no time to load the kernel
         o = gaps_kernel.run(
             gaps_kernel.pack(engine),
-            deadline=t0 + limits.seconds,
+            deadline=budget.t0 + budget.limits.seconds,
             node_cap=-1 if limits.nodes is None else limits.nodes,
             memory_bytes=float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB,
             jit=opts.jit,
@@ -74,7 +81,7 @@ class GapsJitSolver(Backend):
             peak_mb=o["peak_bytes"] / _MB,
             best_foundation=0,  # a Gaps grid has no foundations (as dfs reports it)
             compiled=float(o["compiled"]),
-            jit_s=jit_s,
+            jit_s=budget.jit_s,
             table_clears=o["clears"],
         )
         if o["won"]:

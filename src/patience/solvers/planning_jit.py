@@ -11,7 +11,8 @@ the memory: on MS FreeCell 1-1000 (at most 150k expansions a deal) greedy FIFO a
 undecided and their race 3 (286, 479, 829), while weighted A* decides all 1000 in 1.68M (LIFO) and
 1.75M (FIFO) expansions against greedy's 3.6M and 3.8M and more; a race costs at most the racers' count
 times the faster one (benchmarks/out/planning_jit_speed_v2.md). ``ties="auto"`` runs greedy the way
-``planning``'s ``auto`` mode does: FIFO ties for half the time, then, if that is not decisive, LIFO ties
+``planning``'s ``auto`` mode does: FIFO ties for half the time (left after loading the kernels:
+:mod:`.jit_budget`), then, if that is not decisive, LIFO ties
 from scratch for the rest (each run gets the whole node limit, as in ``planning``).
 Rules: :func:`.generic_kernel.kernel_supports` (``dfs-jit``'s), with the heuristics the kernel's games get
 (suit and run foundations); anything else is UNSUPPORTED.
@@ -37,18 +38,30 @@ from dataclasses import dataclass, replace
 
 from ..engine import Engine, moves_to_json
 from ..instance import Instance
-from ..memguard import KERNEL_LOAD_S, MEMORY_OUT
+from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, Reason, Result, Status
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 from .heuristics import pick_heuristic
+from .jit_budget import Kernels
 
-__all__ = ["PlanningJitOptions", "PlanningJitSolver", "race", "search", "start"]
+__all__ = ["KERNELS", "PlanningJitOptions", "PlanningJitSolver", "race", "search", "start"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
-_WARM = [False]  # the kernels have been compiled or loaded in this process
+
+
+def _load() -> None:
+    """Compile or load the generic kernel and its best-first search (imported here, so numba is imported
+    only by a compiled solve)."""
+    from .generic_kernel import bestfirst, kernel
+
+    kernel.warm_up()
+    bestfirst.warm_up()
+
+
+KERNELS = Kernels(_load)  # loaded once a process (:mod:`.jit_budget`)
 # The search orders: (lifo, (ha, gd)) for bestfirst.steps; the "w" ones are weighted A* (weight 2, ties FIFO
 # or LIFO, no reopening: a search-order change only, duplicates dropped as in greedy).
 ORDERS: dict[str, tuple[bool, tuple[int, int]]] = {
@@ -104,16 +117,17 @@ class PlanningJitSolver(Backend):
             return Result(Status.UNSUPPORTED, None, {}, self.name, f"no compiled {heur!r} heuristic")
         if engine.is_won():
             return Result(Status.SOLVED, [], {"nodes": 0.0, "expansions": 0.0}, self.name)
-        if opts.jit and not _WARM[0] and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
-            opts = replace(opts, jit=False)  # no time to load the kernels (work the guard cannot cut)
-        jit_s = _warm(opts.jit)
+        budget = KERNELS.start(opts.jit, t0, limits)  # the runs share the time left after the load
+        if budget.jit != opts.jit:
+            opts = replace(opts, jit=False)  # no time to load the kernels
+        t1, limits = budget.t0, budget.limits
         outs: list[dict] = []
         if opts.ties == "race":
-            outs = race(engine, heur, opts, t0 + limits.seconds, limits)
+            outs = race(engine, heur, opts, t1 + limits.seconds, limits)
         else:
             runs = [("fifo", 0.5), ("lifo", 1.0)] if opts.ties == "auto" else [(opts.ties, 1.0)]
             for order, share in runs:
-                deadline = t0 + limits.seconds * share
+                deadline = t1 + limits.seconds * share
                 outs.append(search(engine, heur, opts, order, deadline, limits))
                 if outs[-1]["won"] or outs[-1]["complete"] or outs[-1]["stop"] == "memory":
                     break
@@ -128,7 +142,7 @@ class PlanningJitSolver(Backend):
             safe_moves=float(sum(o["fired_home"] + o["fired_deal"] for o in outs)),
             restarts=float(len(outs) - 1),
             compiled=float(any(o["compiled"] for o in outs)),
-            jit_s=jit_s,
+            jit_s=budget.jit_s,
             peak_mb=max(o["peak_bytes"] for o in outs) / _MB,
             plan_length=float(len(last["moves"]) if last["won"] else -1),
         )
@@ -145,19 +159,6 @@ class PlanningJitSolver(Backend):
         message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}[stop]
         reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}[stop]
         return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
-
-
-def _warm(jit: bool) -> float:
-    """Compile or load the kernels once per process; the seconds it took in this call (0 after the first)."""
-    from .generic_kernel import bestfirst, kernel
-
-    if jit and kernel.HAVE_NUMBA and not _WARM[0]:
-        t0 = time.perf_counter()
-        kernel.warm_up()
-        bestfirst.warm_up()
-        _WARM[0] = True
-        return time.perf_counter() - t0
-    return 0.0
 
 
 def race(

@@ -1,0 +1,63 @@
+"""The kernel-load guard and the time budget after the load (:mod:`patience.solvers.jit_budget`)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from patience.memguard import KERNEL_LOAD_S
+from patience.solvers import dfs_jit, gaps_jit, jit_budget, planning_jit
+from patience.solvers.base import Limits
+from patience.solvers.jit_budget import Kernels
+
+pytestmark = pytest.mark.skipif(not jit_budget.HAVE_NUMBA, reason="numba off: nothing is ever loaded")
+
+
+def _slow_kernels(calls: list[float]) -> Kernels:
+    return Kernels(lambda: calls.append(time.perf_counter()) or time.sleep(0.3))
+
+
+def test_the_budget_counts_from_after_the_load() -> None:
+    calls: list[float] = []
+    kernels = _slow_kernels(calls)
+    t0 = time.perf_counter()
+    got = kernels.start(True, t0, Limits(seconds=2.0, nodes=7))
+    assert got.jit and kernels.ready and len(calls) == 1
+    assert got.jit_s >= 0.3 and got.t0 >= t0 + 0.3
+    assert got.limits.nodes == 7
+    assert got.t0 + got.limits.seconds == pytest.approx(t0 + 2.0)  # the caller's deadline is kept
+    assert got.limits.seconds <= 1.7
+
+
+def test_loaded_once_a_process() -> None:
+    calls: list[float] = []
+    kernels = _slow_kernels(calls)
+    kernels.start(True, time.perf_counter(), Limits(seconds=5.0))
+    t0 = time.perf_counter()
+    again = kernels.start(True, t0, Limits(seconds=5.0))
+    assert len(calls) == 1 and again.jit and again.jit_s == 0.0
+    assert again.limits.seconds == pytest.approx(5.0, abs=0.05)
+    assert kernels.warm(True) == 0.0 and len(calls) == 1
+
+
+def test_no_load_without_the_time_for_it() -> None:
+    calls: list[float] = []
+    kernels = _slow_kernels(calls)
+    got = kernels.start(True, time.perf_counter(), Limits(seconds=KERNEL_LOAD_S * 0.5))
+    assert not got.jit and got.jit_s == 0.0 and not calls and not kernels.ready
+    got = kernels.start(False, time.perf_counter(), Limits(seconds=60))  # uncompiled asked: nothing loaded
+    assert not got.jit and not calls and not kernels.ready
+
+
+def test_loaded_kernels_run_compiled_with_little_time() -> None:
+    kernels = _slow_kernels([])
+    kernels.warm(True)
+    got = kernels.start(True, time.perf_counter(), Limits(seconds=KERNEL_LOAD_S * 0.5))
+    assert got.jit and got.jit_s == 0.0
+
+
+def test_each_backend_keeps_its_own() -> None:
+    """dfs-jit, planning-jit and gaps-jit each load their own kernels through one :class:`Kernels`."""
+    got = [dfs_jit.KERNELS, planning_jit.KERNELS, gaps_jit.KERNELS]
+    assert len({id(k) for k in got}) == 3 and all(isinstance(k, Kernels) for k in got)
