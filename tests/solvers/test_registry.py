@@ -16,10 +16,12 @@ from patience.solvers import base, registry
 from patience.solvers.base import get_solver
 from patience.solvers.registry import (
     CSP_MAX_CARDS,
+    GAPS_KERNEL_MAX_REDEALS,
     Entry,
     csp_supports,
     engine_supports,
     gaps_family,
+    gaps_kernel_supports,
     hole_family,
     hole_prefers,
     rearrangement_prefers,
@@ -35,7 +37,9 @@ PREDICATES = (
     csp_supports,
     gaps_family,
     several_holes_prefers,
+    gaps_kernel_supports,
 )
+GAPS_JIT = {"engine_supports", "gaps_kernel_supports"}
 
 
 @pytest.mark.parametrize(
@@ -48,8 +52,11 @@ PREDICATES = (
         ("binary-star", {}, HOLE | {"several_holes_prefers"}),  # two holes: the hole portfolio
         ("worm-hole", {}, HOLE),  # a free cell: the hole search and cpsat take it
         ("golf-solvitaire", {}, {"engine_supports", "hole_prefers"}),  # a stock onto the hole: not cpsat
-        ("gaps-basic-variant", {}, {"engine_supports", "gaps_family"}),
-        ("gaps", {}, {"engine_supports"}),  # redeals: outside cpsat-gaps
+        ("gaps-basic-variant", {}, GAPS_JIT | {"gaps_family"}),
+        ("gaps", {}, GAPS_JIT),  # redeals: outside cpsat-gaps, inside gaps-jit
+        # gaps-jit tables each redeal's permutations: at most GAPS_KERNEL_MAX_REDEALS of them
+        ("gaps", {"gaps.redeals": GAPS_KERNEL_MAX_REDEALS}, GAPS_JIT),
+        ("gaps", {"gaps.redeals": GAPS_KERNEL_MAX_REDEALS + 1}, {"engine_supports"}),
         ("freecell", {}, {"engine_supports", "rearrangement_prefers"}),
     ],
 )
