@@ -7,7 +7,7 @@ _common`` (``benchmarks/`` is the script's folder, so it is on ``sys.path``).
   built by ``benchmarks/peers.sh`` (:data:`BHS`, :data:`SOLVITAIRE`, ``fc-solve`` on the PATH) and
   :func:`peers_line` saying which are there.
 - The record beside every figure: :func:`load` (1/5/15-minute load averages), :func:`machine` and
-  :func:`commit` (the checkout measured).
+  :func:`commit` (the checkout measured, or the commit of a snapshot made by ``benchmarks/snapshot.sh``).
 - Verdict letters (``W`` won, ``L`` lost, ``?`` no verdict), :func:`tally`, :func:`spread` (median, p90,
   max, total through :func:`patience.experiments.stats.percentiles`, the quantiles ``estimate`` reports).
 - :func:`bhs_solve`: black-hole-solver on a board, as a subprocess (``bench_dfs.peer`` is this).
@@ -52,6 +52,7 @@ __all__ = [
     "md_table",
     "out_dir",
     "peers_line",
+    "snapshot_commit",
     "solve_all",
     "spread",
     "tally",
@@ -123,9 +124,13 @@ def load() -> str:
 
 def commit(src: Path | None = None) -> str:
     """The checkout a run measured: ``git``'s short HEAD of the repository holding ``src`` (default this
-    one), with ``+dirty`` when its ``src/`` has uncommitted edits; ``src`` outside a repository (a snapshot
-    made with ``git archive``) is named by its path."""
+    one), with ``+dirty`` when its ``src/`` has uncommitted edits; in a snapshot made by
+    ``benchmarks/snapshot.sh`` (no ``.git``), the commit its ``COMMIT`` file names, as ``<short> (snapshot)``;
+    anywhere else, ``src``'s path."""
     where = Path(src).resolve() if src else ROOT / "src"
+    snap = snapshot_commit(where)
+    if snap is not None:
+        return f"{snap[:7]} (snapshot)"
     try:
         head = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()  # fmt: skip
@@ -134,6 +139,19 @@ def commit(src: Path | None = None) -> str:
     except (OSError, subprocess.CalledProcessError):
         return f"{where} (not a git checkout)"
     return head + ("+dirty" if dirty else "")
+
+
+def snapshot_commit(where: Path) -> str | None:
+    """The full hash in the ``COMMIT`` file of the nearest folder holding ``where`` (itself included) that has
+    one, or None: a ``.git`` met first (a checkout) or no such file, or not a hash."""
+    for d in (where, *where.parents):
+        stamp = d / "COMMIT"
+        if stamp.is_file():
+            text = stamp.read_text(errors="replace").strip()
+            return text if len(text) == 40 and all(c in "0123456789abcdef" for c in text) else None
+        if (d / ".git").exists():
+            return None
+    return None
 
 
 def machine() -> str:

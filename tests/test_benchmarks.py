@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 OUT = BENCH / "out"
+CHECKOUT = (ROOT / ".git").exists()  # not in a snapshot made by benchmarks/snapshot.sh
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if not p.name.startswith("_"))
 
 # Tiny runs, a few seconds each (the pure-Python hole search: no numba compile on a fresh machine).
@@ -119,6 +120,38 @@ def test_tally_and_verdict(common) -> None:
     assert list(common.tally([])) == ["W", "L", "?"]
     assert common.spread([]) == "-"
     assert common.spread([1.0, 2.0, 3.0]).startswith("median 2.000s")
+
+
+def test_commit_names_a_snapshot(common, tmp_path: Path) -> None:
+    """A snapshot (no .git) is named by the hash in its COMMIT file, looked up from src upwards."""
+    src = tmp_path / "snap" / "src"
+    src.mkdir(parents=True)
+    assert common.commit(src) == f"{src} (not a git checkout)"
+    (tmp_path / "snap" / "COMMIT").write_text("0123abc" + "d" * 33 + "\n")
+    assert common.commit(src) == "0123abc (snapshot)"
+    (tmp_path / "snap" / "COMMIT").write_text("not a hash\n")
+    assert common.commit(src) == f"{src} (not a git checkout)"
+    if CHECKOUT:
+        assert common.commit().split("+")[0] == _git("rev-parse", "--short", "HEAD")  # a checkout: git's
+
+
+@pytest.mark.skipif(not CHECKOUT, reason="run from a snapshot: no git repository to archive")
+def test_snapshot_script_writes_the_commit(common, tmp_path: Path) -> None:
+    """benchmarks/snapshot.sh DIR: the committed tree and DIR/COMMIT; commit() run from it names HEAD."""
+    snap = tmp_path / "snap"
+    r = subprocess.run(["bash", str(BENCH / "snapshot.sh"), str(snap)], capture_output=True, text=True,
+                       timeout=60)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    head = _git("rev-parse", "HEAD")
+    assert (snap / "COMMIT").read_text().strip() == head
+    assert (snap / "src" / "patience" / "__init__.py").is_file() and not (snap / ".git").exists()
+    assert common.commit(snap / "src") == f"{head[:7]} (snapshot)"
+    again = subprocess.run(["bash", str(BENCH / "snapshot.sh"), str(snap)], capture_output=True, text=True)
+    assert again.returncode == 2 and "not empty" in again.stderr
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
 
 
 def test_solve_all_keeps_task_order(common) -> None:
