@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+BASIC_GAPS = "gaps-basic-variant"
 BENCH = ROOT / "benchmarks"
 OUT = BENCH / "out"
 CHECKOUT = (ROOT / ".git").exists()  # not in a snapshot made by benchmarks/snapshot.sh
@@ -29,6 +30,8 @@ TINY = {
     "bench_limits.py": ["stores", "--runs", "3"],
     "bench_inversion.py": ["-n", "20", "--ways", "kernel", "--limit", "1"],
     "check_removed_max.py": ["-n", "12", "--limit", "5"],
+    "gaps_pair_reach.py": ["-n", "1", "--first", "30", "--cap", "5000"],
+    "gaps_ic3_probe.py": ["--ranks", "5", "-n", "1", "--first", "0", "--limit", "2"],
 }
 BAD = {  # one bad option per script that checks its own values
     "bench_dfs.py": ["--hole", "0"],
@@ -231,3 +234,38 @@ def test_portfolio_from_log_without_both_solvers(tmp_path: Path) -> None:
     r = _run("portfolio_from_log.py", str(log), "--per-game", timeout=60)
     assert r.returncode == 2, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "no deal has rows of both" in r.stderr, r.stderr
+
+
+def test_gaps_h2_holds_every_reachable_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pair fixpoints of gaps_pair_reach are sound on small deals: every pair of a reachable grid is
+    in the forward fixpoint, and a won deal is refuted neither forward nor backward."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    from gaps_pair_reach import exact, h2
+
+    from patience.deals import deal
+    from patience.engine import EMPTY
+    from patience.solvers.cpsat_gaps import GapsDeal, bounds
+
+    won = 0
+    for ranks in (5, 6):
+        for seed in range(10):
+            d = GapsDeal.from_instance(
+                deal(BASIC_GAPS, seed, "portable", {"suits": 4, "ranks": ranks, "rows": 4})
+            )
+            b = bounds(d)
+            facts, fwd = h2(d, b)
+            grids, full = exact(d, 100_000)
+            assert full
+            for g in grids:
+                idx = [facts[("at", c, p)] for p, c in enumerate(g) if c != EMPTY]
+                idx += [facts[("e", p)] for p, c in enumerate(g) if c == EMPTY]
+                mask = sum(1 << i for i in idx)
+                assert all(fwd[i] & mask == mask for i in idx), (ranks, seed, g)
+            if any(GapsDeal(d.R, d.rows, d.fixed, g).won() for g in grids):
+                won += 1
+                _, back = h2(d, b, backward=True)
+                dealt = [facts[("at", c, b.init[c])] for c in d.cards]
+                dealt += [facts[("e", p)] for p, c in enumerate(d.grid) if c == EMPTY]
+                mask = sum(1 << i for i in dealt)
+                assert all(back[i] & mask == mask for i in dealt), (ranks, seed)
+    assert won >= 3  # the backward check ran on some won deals
