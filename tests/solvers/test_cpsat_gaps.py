@@ -229,3 +229,18 @@ def test_entry_bound_allows_a_return_to_the_dealt_cell() -> None:
                 seen_two = True
                 assert b.init[c - 1] == p - 1 or b.mult.get((c - 1, p - 1), 0) >= 1
     assert seen_two
+
+
+@pytest.mark.parametrize("suits,ranks", [(4, 5), (4, 6)])
+def test_steps_auto_search_agrees_with_dfs(suits: int, ranks: int) -> None:
+    """The steps model under CP-SAT's own branching (``search="auto"``) gives dfs's verdicts."""
+    for seed in range(8):
+        inst = small(BASIC, suits, ranks, seed)
+        d = solve(inst, "dfs", Limits(seconds=20)).status
+        assert d in (Status.SOLVED, Status.UNSOLVABLE), seed
+        assert CpSatGaps("steps", search="auto").solve(inst, Limits(seconds=20)).status is d, seed
+
+
+def test_unknown_search() -> None:
+    with pytest.raises(ValueError, match="search"):
+        CpSatGaps("steps", search="magic")

@@ -35,8 +35,9 @@ from .model import FORMULATIONS, MAX_MODEL_LITERALS, ModelVars, OutOfTime, build
 __all__ = ["CpSatGaps", "CpSatGapsOptions", "to_moves"]
 
 
-def _parameters(v: ModelVars, seconds: float, workers: int) -> cp_model.CpSolver:
-    """CP-SAT parameters per formulation (measured choices: module docstring)."""
+def _parameters(v: ModelVars, seconds: float, workers: int, search: str = "fixed") -> cp_model.CpSolver:
+    """CP-SAT parameters per formulation (measured choices: module docstring); ``search`` "auto" leaves
+    the branching of "steps" to CP-SAT (the rest unchanged)."""
     solver = cp_model.CpSolver()
     p = solver.parameters
     p.max_time_in_seconds = max(seconds, 0.01)
@@ -49,7 +50,7 @@ def _parameters(v: ModelVars, seconds: float, workers: int) -> cp_model.CpSolver
         p.linearization_level = 0
         p.symmetry_level = 0
         p.use_sat_inprocessing = False
-        if v.decisions:
+        if v.decisions and search == "fixed":
             v.model.add_decision_strategy(v.decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
             p.search_branching = cp_model.FIXED_SEARCH
     elif v.formulation == "visits":
@@ -74,17 +75,21 @@ def to_moves(inst: Instance, plan: list[tuple[int, int]]) -> list[dict[str, Any]
 class CpSatGapsOptions:
     """Options of ``cpsat-gaps``: ``formulation`` one of :data:`FORMULATIONS`; ``two_moves``: moves
     allowed to each 2 under any-two (no proof, so infeasibility there is UNKNOWN); ``workers``: CP-SAT
-    search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`)."""
+    search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`); ``search``:
+    "fixed" (steps: forward in time, a move first) or "auto" (CP-SAT's own branching)."""
 
     formulation: str = "steps"
     _: KW_ONLY
     two_moves: int = 2
     workers: int = 1
     order_cut: bool = False
+    search: str = "fixed"
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
             raise ValueError(f"unknown formulation {self.formulation!r} ({', '.join(FORMULATIONS)})")
+        if self.search not in ("fixed", "auto"):
+            raise ValueError(f"unknown search {self.search!r} (fixed, auto)")
 
 
 class CpSatGaps(Backend):
@@ -123,7 +128,7 @@ class CpSatGaps(Backend):
             return Result(
                 Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
             )
-        solver = _parameters(v, left, opts.workers)
+        solver = _parameters(v, left, opts.workers, opts.search)
         status = solve_cpsat(solver, v.model)
         stats.update(
             conflicts=float(solver.num_conflicts),
