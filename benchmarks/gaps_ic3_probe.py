@@ -11,8 +11,9 @@ cell, a cell holds at most one card; ``bounds.reach`` restricts the cells). A le
 clause ``not cube`` over X, enabled by the frame's activation literal; a query "F_i and T and cube(Y)"
 runs with the frames' literals and the cube's Y literals as assumptions, and an UNSAT answer's
 ``sufficient_assumptions_for_infeasibility`` gives the generalized cube (extended by one literal when it
-would hold in the dealt grid). The bad grid is the won grid; a frame that empties while pushing lemmas
-forward is an inductive invariant that excludes it (L). A bad grid traced back to the deal is W.
+would hold in the dealt grid). The bad grids are the won grids within reach (every suit-to-row
+assignment: a 2 dealt in column 0 may stay); a frame that empties while pushing lemmas forward is an
+inductive invariant that excludes them all (L). A bad grid traced back to the deal is W.
 
 Verdicts are compared with exhaustive enumeration (:func:`gaps_pair_reach.exact`); this is a probe, not
 a backend, and its verdicts are not used anywhere.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from itertools import permutations
 from typing import Any
 
 import _common
@@ -99,7 +101,10 @@ class Ic3:
         sp.max_presolve_iterations = 0
         self.queries = 0
         self.query_seconds = 0.0
-        self.goal: Cube = frozenset((c, d.goal(c, d.suit(c))) for c in cards)
+        # The won grids within reach: each assignment of suits to rows (a 2 dealt in column 0 may stay).
+        assign = list(permutations(range(d.rows)))
+        won = [frozenset((c, d.goal(c, rows[d.suit(c)])) for c in cards) for rows in assign]
+        self.goals: list[Cube] = [g for g in set(won) if all(x in X for x in g)]
         self.init: Cube = frozenset((c, b.init[c]) for c in cards)
 
     def level(self, k: int) -> Any:
@@ -164,16 +169,17 @@ class Ic3:
 
     def run(self) -> str:
         """W, L or ? (time)."""
-        if self.goal == self.init:
+        if self.init in self.goals:
             return "W"
-        if any(x not in self.X for x in self.goal):
+        if not self.goals:
             return "L"
         k = 1
         self.level(1)
         try:
             while True:
-                if not self.blocked(self.goal, k):
-                    if self.block(self.goal, k):
+                bad = next((g for g in self.goals if not self.blocked(g, k)), None)
+                if bad is not None:
+                    if self.block(bad, k):
                         return "W"
                     continue
                 self.level(k + 1)
