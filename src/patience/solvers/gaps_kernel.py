@@ -22,12 +22,13 @@ It is :func:`patience.solvers.dfs.search` on a Gaps grid, over int64 arrays inst
   order, popped from the end. Here too: no prune at all, the same order, the same path and dead-state
   rejection, so while the table never fills it visits the same nodes as ``dfs`` (tests compare counts).
 
-The table is :mod:`.generic_kernel.kernel`'s (an open-addressing set of 128-bit keys, linear probing, at most
-half full, doubled by the caller up to the memory budget, cleared with the path's keys put back when full at
-that size: forgetting dead states costs re-searching them, never a verdict). All state lives in arrays, so
-the loop runs in chunks and resumes exactly; between chunks Python checks the clock and Ctrl-C. Compiled
-with ``cache=True`` and ``_nrt=False`` (nothing allocates); ``PATIENCE_NO_JIT=1`` runs the same functions
-uncompiled.
+The table is :mod:`.generic_kernel.kernel`'s, its functions shared (``_slot``, ``_store``, ``_refill``,
+``_rehash``): an open-addressing set of 128-bit keys, linear probing, at most half full, doubled by the caller
+up to the memory budget, cleared with the path's keys put back when full at that size (forgetting dead states
+costs re-searching them, never a verdict). All state lives in arrays, so the loop runs in chunks and resumes
+exactly; between chunks Python checks the clock and Ctrl-C. Compiled with ``cache=True`` (the cache dropped
+when ``kernel.py`` changes: :func:`.generic_kernel.extend.drop_stale_cache`) and ``_nrt=False`` (nothing
+allocates); ``PATIENCE_NO_JIT=1`` runs the same functions uncompiled.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..interrupt import deferred
-from .generic_kernel.kernel import _mix, _rehash, _slot  # the table and its hash, shared
+from .generic_kernel.kernel import _mix, _refill, _rehash, _slot, _store  # the table and its hash, shared
 from .hole_kernel import HAVE_NUMBA
 from .registry import GAPS_KERNEL_MAX_REDEALS as MAX_REDEALS
 
@@ -347,24 +348,15 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
             hits += 1
             _undo(S, L, Z, H, m)
         else:
-            if 2 * (ntab + 1) > len(tab) // 2:
-                # Full at the memory budget: forget the dead states, keep the path's.
-                for q in range(len(tab)):
-                    tab[q] = tab[q] ^ tab[q]
-                ntab = 0
+            if 2 * (ntab + 1) > len(tab) // 2:  # full at the memory budget: keep only the path's states
+                ntab = _refill(tab, ka, kb, depth)
                 st[_CLEARS] += 1
-                for d in range(depth + 1):
-                    t = -1 - _slot(tab, ka[d], kb[d])
-                    tab[2 * t] = ka[d]
-                    tab[2 * t + 1] = kb[d]
-                    ntab += 1
                 if 2 * (ntab + 1) > len(tab) // 2:
                     _undo(S, L, Z, H, m)
                     code = MEMORY
                     break
                 s = _slot(tab, a, b)
-            tab[2 * (-1 - s)] = a
-            tab[2 * (-1 - s) + 1] = b
+            _store(tab, -1 - s, a, b)
             ntab += 1
             if ntab > peak:
                 peak = ntab
@@ -387,8 +379,12 @@ def search(st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb
 
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
-# _mix and _slot are the generic kernel's: registered by whichever kernel compiles first (twice is harmless)
-_HELPERS = (_mix, _slot, _z, _zr, _gen, _set, _redeal, _unredeal, _move, _apply, _undo, _won, _init_hash)
+# The table's helpers are the generic kernel's: registered by whichever kernel compiles first (twice is
+# harmless), and inlined into this module's cached code, which is dropped when kernel.py changes.
+_HELPERS = (
+    _mix, _slot, _store, _refill, _z, _zr, _gen, _set, _redeal, _unredeal, _move, _apply, _undo, _won,
+    _init_hash,
+)  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 
 
@@ -402,8 +398,11 @@ def compiled() -> dict[str, Callable[..., Any]] | None:
             from numba.extending import register_jitable
         except ImportError:  # pragma: no cover - a broken numba install
             return None
+        from .generic_kernel.extend import drop_stale_cache
+
         for helper in _HELPERS:
             register_jitable(helper)
+        drop_stale_cache(__file__)  # numba checks only this file's stamp, not the kernel helpers inlined
         jit = njit(cache=True, _nrt=False)  # nothing allocates (see generic_kernel.kernel.compiled)
         _COMPILED = {"search": jit(search), "rehash": jit(_rehash), "init_hash": jit(_init_hash)}
     return _COMPILED
@@ -455,8 +454,7 @@ def run(
     st[_GEN] = 1
     with np.errstate(over="ignore"):
         ka[0], kb[0] = H[0] | _ONE, H[1]
-        s = _slot(tab, ka[0], kb[0])
-        tab[2 * (-1 - s)], tab[2 * (-1 - s) + 1] = ka[0], kb[0]
+        _store(tab, -1 - _slot(tab, ka[0], kb[0]), ka[0], kb[0])
     st[_NTAB] = st[_PEAK] = 1
     adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
     chunk = chunk or (CHUNK_COMPILED if is_compiled else CHUNK_PYTHON)

@@ -101,6 +101,7 @@ from .kernel import (
     _returns_home,
     _safe_home,
     _slot,
+    _store,
     _suit_heights,
     _undo,
 )
@@ -307,9 +308,7 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, 
     if nnodes == 0:  # the root: its key in the table, node 0 in the open list
         a = _key(L, HS, 0) | _ONE
         b = _key(L, HS, 1)
-        s = -1 - _slot(tab, a, b)
-        tab[2 * s] = a
-        tab[2 * s + 1] = b
+        _store(tab, -1 - _slot(tab, a, b), a, b)
         ntab = 1
         nnodes = 1
         # clamped only for memory safety (buckets)
@@ -356,8 +355,7 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, 
                 break
             bk = min(max(ha * (_h2(S, L, C, kind, need) + L[_P]) + gd * d1, 0), top)
             _undo(S, L, C, HS, Z, m, f)
-            tab[2 * (-1 - s)] = a
-            tab[2 * (-1 - s) + 1] = b
+            _store(tab, -1 - s, a, b)
             ntab += 1
             parent[nnodes] = node
             move[nnodes] = m

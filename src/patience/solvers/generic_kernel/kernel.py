@@ -752,7 +752,7 @@ def _key(L, HS, lane):
     return HS[b] ^ HS[b + 1] ^ HS[b + 2] ^ HS[b + 3] ^ HS[b + 4]
 
 
-# The transposition table --------------------------------------------------------------------------------
+# The transposition table (the Gaps kernel's too) --------------------------------------------------------
 def _slot(tab, ka, kb):
     """Index of the 128-bit key (``ka``, ``kb``) in ``tab`` (pairs of uint64) if there, else
     ``-1 - (the empty slot where it goes)``. ``ka`` has its low bit set, so 0 marks an empty slot."""
@@ -767,13 +767,29 @@ def _slot(tab, ka, kb):
         i = (i + 1) & m
 
 
+def _store(tab, e, ka, kb):
+    """Store the key (``ka``, ``kb``) in the empty slot ``e`` (``-1 - _slot(...)`` of a key not there)."""
+    tab[2 * e] = ka
+    tab[2 * e + 1] = kb
+
+
 def _rehash(old, new):
     """Insert the keys of table ``old`` into the empty, larger table ``new``."""
     for q in range(len(old) // 2):
         if old[2 * q]:
-            s = -1 - _slot(new, old[2 * q], old[2 * q + 1])
-            new[2 * s] = old[2 * q]
-            new[2 * s + 1] = old[2 * q + 1]
+            _store(new, -1 - _slot(new, old[2 * q], old[2 * q + 1]), old[2 * q], old[2 * q + 1])
+
+
+def _refill(tab, ka, kb, depth):
+    """Empty the full table and put back the keys of the path's states ``ka[:depth + 1]``, ``kb[:depth + 1]``
+    (forgetting dead states costs re-searching them, never a verdict); the keys it then holds."""
+    for q in range(len(tab)):
+        tab[q] = tab[q] ^ tab[q]
+    n = 0
+    for d in range(depth + 1):
+        _store(tab, -1 - _slot(tab, ka[d], kb[d]), ka[d], kb[d])
+        n += 1
+    return n
 
 
 # The search's children: streamliners, dominances, move order ---------------------------------------------
@@ -1042,24 +1058,15 @@ def search(st, tab, max_slots, stop_at, S, L, C, HS, Z, stk, frame, path, flips,
             hits += 1
             _undo(S, L, C, HS, Z, m, f)
         else:
-            if 2 * (ntab + 1) > len(tab) // 2:
-                # Full at the memory budget: forget the dead states, keep the path's.
-                for q in range(len(tab)):
-                    tab[q] = tab[q] ^ tab[q]
-                ntab = 0
+            if 2 * (ntab + 1) > len(tab) // 2:  # full at the memory budget: keep only the path's states
+                ntab = _refill(tab, ka, kb, depth)
                 st[_CLEARS] += 1
-                for d in range(depth + 1):
-                    t = -1 - _slot(tab, ka[d], kb[d])
-                    tab[2 * t] = ka[d]
-                    tab[2 * t + 1] = kb[d]
-                    ntab += 1
                 if 2 * (ntab + 1) > len(tab) // 2:
                     _undo(S, L, C, HS, Z, m, f)
                     code = MEMORY
                     break
                 s = _slot(tab, a, b)
-            tab[2 * (-1 - s)] = a
-            tab[2 * (-1 - s) + 1] = b
+            _store(tab, -1 - s, a, b)
             ntab += 1
             if ntab > peak:
                 peak = ntab
@@ -1088,8 +1095,8 @@ _HELPERS = (
     _mix, _zcard, _pack, _down_one, _can_build, _in_seq, _fits_found, _accepts_empty, _card_moves, _gen, _hid,
     _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
     _cell_set, _reserve_hash, _stock_hash, _qcard, _resplit, _redealt, _take, _put, _turn, _deal_piles,
-    _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _rehash, _moved_card, _suit_heights,
-    _safe_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
+    _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _store, _rehash, _refill, _moved_card,
+    _suit_heights, _safe_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
@@ -1185,8 +1192,7 @@ def run(
     with np.errstate(over="ignore"):
         ka[0] = _key(L, HS, 0) | _ONE
         kb[0] = _key(L, HS, 1)
-        s = _slot(tab, ka[0], kb[0])
-        tab[2 * (-1 - s)], tab[2 * (-1 - s) + 1] = ka[0], kb[0]
+        _store(tab, -1 - _slot(tab, ka[0], kb[0]), ka[0], kb[0])
     st[_NTAB] = st[_PEAK] = 1
     adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
     chunk = chunk or (CHUNK_COMPILED if is_compiled else CHUNK_PYTHON)
