@@ -16,6 +16,7 @@ one model. One module per job:
 * :mod:`.params`: CP-SAT parameters and statistics;
 * :mod:`.presearch`: the bounded DFS tried first, and why its losses are never verdicts;
 * :mod:`.maxcards`: :func:`max_cards_removed`, the longest removal sequence and its proven bound;
+* :mod:`.lns`: wins by prefix large-neighbourhood search over the max-cards model (104-card decks);
 * :mod:`.backend`: :class:`CpSatBlackHole` (registry names ``cpsat``, ``cpsat-only``), the two-stage solve;
 * :mod:`.facts`: the facts explanations are made of ("the 7s: 7H (pile 6) waits for 9D 3S 3D; ...");
 * :mod:`.explain`: :func:`explain`, the facts of a lost deal that already make it lost.

@@ -11,7 +11,11 @@
    probe): :func:`.steps.solve_steps` runs its fixed-search orders one after the other instead.
    So does a deck past ``large_cards`` (72) tableau cards: at 104 cards the probing presolve alone
    outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
-3. UNSOLVABLE only from CP-SAT's infeasibility proof; then, with ``max_cards``, the longest removal
+3. With ``lns_after`` set, a deck past ``large_cards`` with one hole and no cell runs the decision
+   model for ``lns_after`` seconds only, then the prefix LNS of :mod:`.lns` (max-cards model of the
+   position after a fixed prefix of the best sequence) for a win in the time left.
+4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
+   the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
 
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
@@ -33,6 +37,7 @@ from ...rules import RuleSet
 from ..base import Backend, Limits, MaxCards, Reason, Result, Status
 from .data import HoleDeal, family_supports
 from .decode import decode, hint_order, to_moves
+from .lns import lns_search
 from .maxcards import max_cards_removed
 from .model import build_model
 from .params import parameters, solver_stats
@@ -59,7 +64,9 @@ class CpSatOptions:
     limit). ``probe_nodes``: when the presearch used at least this many nodes without a win, the deal is
     hard and CP-SAT starts with the probing stage. ``presearch_hint``: give CP-SAT the presearch's longest
     sequence as a solution hint. ``large_cards``: a deal with more tableau cards runs one cheap stage for
-    the whole limit (no probing stage) and without the LP relaxation (module docstring).
+    the whole limit (no probing stage) and without the LP relaxation (module docstring). ``lns_after``:
+    on such a deck (one hole, no cell) the decision model runs this many seconds, then the prefix LNS of
+    :mod:`.lns` looks for a win in the time left (None: no LNS stage).
     """
 
     formulation: str = "auto"
@@ -74,6 +81,7 @@ class CpSatOptions:
     probe_nodes: int = 20_000
     presearch_hint: bool = False
     large_cards: int = 72
+    lns_after: float | None = None
 
 
 class CpSatBlackHole(Backend):
@@ -115,6 +123,8 @@ class CpSatBlackHole(Backend):
         # A deal the presearch found hard goes straight to the probing stage (module docstring).
         large = deal.n > opts.large_cards
         probe_after = None if large else opts.probe_after
+        one_hole = v.formulation == "table" and deal.k == 1 and not deal.cells
+        lns = large and opts.lns_after is not None and one_hole
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps":
             # No probing stage: the steps model's fixed-search stages (one per order) share the limit.
@@ -122,10 +132,25 @@ class CpSatBlackHole(Backend):
             stats.update(steps_stats)
         elif not hard:
             first = left if probe_after is None else min(left, probe_after)
+            if lns:
+                first = min(left, opts.lns_after or 0.0)
             solver = parameters(first, opts.workers, v.formulation, large=large)
-            status = solve_cpsat(solver, v.model)
-            stats.update(solver_stats(solver))
+            if first > 0:
+                status = solve_cpsat(solver, v.model)
+                stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
+        if lns and status == cp_model.UNKNOWN and left > 0.05:
+            # Then the prefix LNS for a win (module docstring, step 3).
+            found = lns_search(deal, left, opts.workers)
+            stats.update(found.stats)
+            if found.events is not None:
+                if pre_lost:
+                    msg = "the LNS found a win where the complete presearch found none"
+                    return Result(Status.ERROR, None, stats, self.name, msg)
+                return self._solved(instance, deal, found.events, stats)
+            if found.lost:
+                status = cp_model.INFEASIBLE  # the max-cards model's proven bound on the deal is below n
+            left = limits.seconds - (time.perf_counter() - t0)
         if status == cp_model.UNKNOWN and left > 0.05 and v.formulation != "steps" and not large:
             # Second stage: the same model with probing presolve (module docstring).
             solver = parameters(left, opts.workers, v.formulation, probing=2)
