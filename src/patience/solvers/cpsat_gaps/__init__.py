@@ -23,8 +23,14 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | visits, parallel times (stays block end + 1) | 4 x 8 deals 0, 7: 0.8, 4.9 s; 4 x 13: 0/6 at 30 s |
 | visits + compaction ``time <= moves`` | slower (4 x 8 deal 0: 7.4 s against 1.0 s); off |
 | visits, fixed search by earliest time | 4 x 8 deals 0, 4, 5: none within 20 s |
+| h^2 pair fixpoint (static refutation) | lost 4 x 13 deals 1-100 (49): 8 (bounds: 3; steps: the other 5) |
+| h^2 backward from the won grids | the same 49: 3 refuted (those of bounds) |
+| IC3, CP-SAT as the one-step oracle | 3.5-8 ms a query; 4 x 5 deals 0-9: 5/10 (steps 10/10); 4 x 13: 1/6 |
+| steps, ``search="auto"`` (CP-SAT's branching) | 4 x 13 deals 1-30 at 30 s: 2 (fixed search: 3) |
 
-(load 9-10 throughout.) "steps" stays the default.
+(load 9-10 for the first five rows, 3.5-5.7 for the last four.) "steps" stays the default. Every lost
+4 x 13 deal of 1-100 has, for every won grid, a card that never reaches its cell there in any reachable
+grid, but no fixpoint tried gets there: the refutation needs the reachable set (docs/cpsat-gaps-notes.md).
 """
 
 from .backend import CpSatGaps, CpSatGapsOptions, to_moves
