@@ -130,6 +130,27 @@ def test_each_dominance_off_keeps_the_verdict(game: str, over: dict) -> None:
     assert all(verdicts.values()), verdicts  # both won and lost deals at this size
 
 
+# safe_home's closure test as a second way to pass, without worrying back: off, every verdict stays.
+PLAIN = ("american-canister", "british-canister", "freecell", "canfield")
+CLOSURE = [(g, o) for g, o in ABLATION if g in PLAIN]
+
+
+@pytest.mark.parametrize(("game", "over"), CLOSURE, ids=[g for g, _ in CLOSURE])
+def test_safe_home_closure_without_worrying_back_keeps_the_verdict(
+    game: str, over: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import patience.solvers.dominance as mod
+
+    assert mod._closure_plain_sound(load_game(game, over).rules)
+    deals = [deal(game, seed, "portable", over) for seed in range(1, 31)]
+    on = [DfsSolver(streamline_share=0).solve(inst, LIMITS) for inst in deals]
+    monkeypatch.setattr(mod, "_closure_plain_sound", lambda rules: False)
+    off = [DfsSolver(streamline_share=0).solve(inst, LIMITS) for inst in deals]
+    for seed, (a, b) in enumerate(zip(on, off, strict=True), start=1):
+        assert a.status is b.status and a.status in (Status.SOLVED, Status.UNSOLVABLE), seed
+    assert any(a.stats["nodes"] != b.stats["nodes"] for a, b in zip(on, off, strict=True))  # it cut somewhere
+
+
 def test_dominance_names_are_documented() -> None:
     import patience.solvers.dominance as mod
 
@@ -187,17 +208,22 @@ def _home_move(e: Engine, card: str) -> Move:
     return got[0]
 
 
-def test_safe_home_plays_a_card_alone_only_when_its_builders_are_home() -> None:
-    # AC has no builder: safe at once. Then 2C may go home, but AD (a red ace, which could be built on it)
-    # is still out, so it is not forced.
+def test_safe_home_plays_a_card_alone_when_its_builders_or_its_closure_are_home() -> None:
+    # AC has no builder: safe at once. Then 2C may go home with AD (a red ace, which could be built on it)
+    # still out: its builders are not all home, but K(2C) is (AD is next to go home and takes nothing), so
+    # without worrying back it is forced all the same (the closure test as a second way to pass).
     e = freecell_position([["3C", "AC"], ["AD", "2C"], ["3D", "2D"]])
     dom = Dominances(e)
-    assert dom.on == {"safe_home"}
+    assert dom.on == {"safe_home"} and dom.alt_receivers is not None
     ace = _home_move(e, "AC")
     assert dom.forced(e.legal_moves()) == ace and dom.fired["safe_home"] == 1
     e.apply(ace)
-    _home_move(e, "2C")  # legal, yet not forced
-    assert dom.forced(e.legal_moves()) is None and dom.fired["safe_home"] == 1
+    two = _home_move(e, "2C")
+    assert dom.receivers[e.moved_card(two)] and dom.forced(e.legal_moves()) == two
+    e.apply(two)
+    # 3C may go home now, but its builder 2D is out, and so is AD, below 2D in K(3C): not forced (AD is).
+    _home_move(e, "3C")
+    assert dom.forced(e.legal_moves()) == _home_move(e, "AD") and dom.fired["safe_home"] == 3
     assert dom.prune(e.legal_moves()) == e.legal_moves()  # no partial-pile cut in FreeCell
     # With AD home too, 2C (builder AD) and 2D (builder AC) are both safe.
     e = freecell_position([["3C", "AC"], ["2C", "AD"], ["3D", "2D"]])

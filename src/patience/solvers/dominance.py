@@ -6,8 +6,9 @@ proven in its docstring under exactly those features:
 
 * ``safe_deal`` -- a stock deal onto an empty waste is played alone (Wolter 2014, Thirty Six rule 2);
 * ``safe_home`` -- a foundation move of a card every possible builder of which is home is played alone
-  (Klaver 2022 section 4, Donkersteeg 2010 section 4.5); with worrying back, of a card whose closure under
-  builders and lower cards of a suit is home or next to go home (Solvitaire's red-black rule, proven here);
+  (Klaver 2022 section 4, Donkersteeg 2010 section 4.5); also (with worrying back: only) of a card whose
+  closure under builders and lower cards of a suit is home or next to go home (Solvitaire's red-black
+  rule, proven here);
 * ``partial_pile`` -- part of a built pile moves only when the card it uncovers can go home
   (Blake & Gent 2019, Appendix C, Theorem 1);
 * ``no_return`` -- with worrying back, a card is not taken off its foundation when ``safe_home`` would send
@@ -66,6 +67,18 @@ def _safe_home_sound(rules: RuleSet) -> bool:
         and t.empty != "waste-then-stock"
         and not (t.empty in ("reserve-first", "reserve-then-waste") and rules.foundations.removable)
         and not (rules.stock.size and rules.stock.deal_to == "tableau")
+    )
+
+
+def _closure_plain_sound(rules: RuleSet) -> bool:
+    """``safe_home``'s closure test as a second way to pass, without worrying back (the proof's closure
+    part with no card ever taken off a foundation): under ``safe_home``'s conditions, but not with
+    ``reserve-then-waste`` spaces (a card of ``R`` sent home early could open a space that then stops
+    every tableau move but from the waste)."""
+    return (
+        _safe_home_sound(rules)
+        and not rules.foundations.removable
+        and rules.tableau.empty != "reserve-then-waste"
     )
 
 
@@ -207,8 +220,10 @@ class Dominances:
         # Spaces that then take only a waste card: only a card lying on another in the tableau (_safe_home).
         self._covered_only = engine.rules.tableau.empty == "reserve-then-waste"
         n = engine.deck.n_codes
-        # receivers[c]: the codes that may ever be built onto c in the tableau.
+        # receivers[c]: the codes that may ever be built onto c in the tableau (with worrying back: the
+        # highest cards of K(c)); alt_receivers[c], without worrying back: K(c)'s, a second way to pass.
         self.receivers: list[tuple[int, ...]] = [() for _ in range(n)]
+        self.alt_receivers: list[tuple[int, ...]] | None = None
         if (self._home or self._return) and engine.build != "none":
             acc: list[list[int]] = [[] for _ in range(n)]
             for x in range(n):
@@ -217,6 +232,10 @@ class Dominances:
             self.receivers = [tuple(b) for b in acc]
             if engine.removable:
                 self.receivers = _closure_receivers(engine, self.receivers)
+            elif _closure_plain_sound(engine.rules):
+                closure = _closure_receivers(engine, self.receivers)
+                if closure != self.receivers:
+                    self.alt_receivers = closure
         # fpos[c]: how many cards of c's suit are home just before c can go home (0 for the base rank).
         self.fpos = [(engine.rank[c] - engine.base_rank) % engine.R for c in range(n)]
 
@@ -326,6 +345,25 @@ class Dominances:
         home (dropped then: it is in H), and the replaced move itself is dropped. Building down in suit,
         ``K(c)`` is ``c``'s suit below ``c``, all home once ``c`` may go home: every such card is safe (Fan).
 
+        Without worrying back the same test is a second way to pass (``alt_receivers``; conditions:
+        :func:`_closure_plain_sound`): the argument above never takes a card off a foundation, and ``s``
+        has no such move to drop. Its piles of ``s`` made only of H cards are empty in ours (more spaces
+        and free cells, which no move of ``s`` kept in ours needs less of). With spaces filled from the
+        reserve first (Canfield) such an early space must be filled at once, and the reserve part below
+        carries over with ``j`` such piles instead of one: write ``Q`` for ``s``'s reserve without ``c``;
+        ours' reserve is ``Q`` without its last ``j`` cards, which lie in ours, one a pile, in place of
+        ``j`` of ``s``'s piles made only of H cards (up to the order of the piles; with fewer than ``j`` cards
+        left in ``Q`` the rest of those piles are empty in ours). Nothing lies on those cards in ``s`` (they
+        are in its reserve) nor in ours (a move of ``s`` onto a card of H is replaced). When ``s`` plays one
+        of them, ours plays it from its one-card pile to the same place (a whole pile, kept by
+        ``partial_pile``) and fills that space with its reserve's last card; when ``s`` fills a space with
+        ``Q``'s card ``x`` (or empties a pile made only of H cards and fills it), ours' pile of ``x`` now
+        answers to that pile of ``s`` and ours fills its own space with its last card; when a pile of ``s``
+        becomes made only of H cards (a replacement or a trimmed group emptied it in ours), ours fills it
+        with its last card. ``j`` grows or shrinks by one at a time, every fill is the one legal move of its
+        state, and the length argument of the reserve part (fills not counted; the cards sent home by
+        replacements saving their later moves) carries over, by induction on (length, reserve size).
+
         Spaces filled from the reserve first (``reserve-first``, no worrying back): while the reserve has
         cards, an open space has one legal move, filling it with the reserve's last card ``r``. Dropping
         ``c`` can open a space earlier (where ``s`` has ``c`` alone in a pile), which ours must then fill
@@ -378,8 +416,10 @@ class Dominances:
                 continue
             if home is None:
                 home = {e.suit[f[0]]: len(f) for f in e.found if f}
-            suit, fpos = e.suit, self.fpos
+            suit, fpos, alt = e.suit, self.fpos, self.alt_receivers
             if all(home.get(suit[x], 0) > fpos[x] for x in self.receivers[card]):
+                return m
+            if alt is not None and all(home.get(suit[x], 0) > fpos[x] for x in alt[card]):
                 return m
         return None
 

@@ -17,7 +17,8 @@ Every function here works on the packed arrays of :mod:`.pack` and mirrors one p
   prunes.
 * ``search`` is :func:`patience.solvers.dfs.search`: the same children (streamliners when asked, then the
   proven dominances ``safe_deal``, ``safe_home`` (its receivers packed from ``Dominances.receivers``, the
-  closure test under worrying back included), ``partial_pile`` and ``no_return`` of
+  closure test under worrying back included, and ``alt_receivers``, the closure as a second way to pass
+  without it), ``partial_pile`` and ``no_return`` of
   :mod:`patience.solvers.dominance` with the switches the caller derives from ``Dominances(engine,
   names).on``, then the move order of ``Pruner.score``, stable,
   best popped first), the same path/dead-state rejection, so with a table that never fills it visits the same
@@ -62,9 +63,9 @@ TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
     _BUILD, _UPDOWN, _BWRAP, _WBASE, _BASE, _GROUP, _EMPTY, _FWRAP, _REMOV, _RSTACK,
     _OPILE, _OHGT, _ODOWN, _OCELL, _ORES, _ORLEN, _OFND, _OFLEN, _OTOPM, _ONFND,
     _ORANK, _OSUIT, _OCOL, _OBTS, _OBTL, _OHID, _ORCS, _ORCL, _OFPOS, _NS, _NCST,
-    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY, _FRUNS, _KPLUS,
-) = range(52)  # fmt: skip
-NL = 52
+    _DEAL, _MAXRED, _OSTK, _OSLEN, _OWST, _OWLEN, _ORED, _STKTAB, _ORDKEY, _FRUNS, _KPLUS, _OACS, _OACL,
+) = range(54)  # fmt: skip
+NL = 54
 ALL_PILES = 0xFFFF  # the index of a deal onto every pile (the engine's -1)
 # Build policies, group moves and space policies as numbers (pack.py maps the rule-set's strings).
 BUILD = {"none": 0, "any-suit": 1, "alternate-colour": 2, "same-suit": 3}
@@ -836,15 +837,19 @@ def _safe_home(S, L, C, stk, base, n, home):
         if not filled:
             _suit_heights(S, L, C, home)
             filled = True
-        ok = True
-        for x in range(C[L[_ORCS] + card], C[L[_ORCS] + card + 1]):
-            y = C[L[_ORCL] + x]
-            if home[C[L[_OSUIT] + y]] <= C[L[_OFPOS] + y]:
-                ok = False
-                break
-        if ok:
+        if _all_home(L, C, home, L[_ORCS], L[_ORCL], card) or _all_home(L, C, home, L[_OACS], L[_OACL], card):
             return q
     return -1
+
+
+def _all_home(L, C, home, starts, items, card):
+    """Is every card of ``card``'s list home (``Dominances.receivers`` packed at ``starts``, ``items`` of
+    ``C``, or ``alt_receivers``, the second way to pass)? ``home``: the cards home of each suit now."""
+    for x in range(C[starts + card], C[starts + card + 1]):
+        y = C[items + x]
+        if home[C[L[_OSUIT] + y]] <= C[L[_OFPOS] + y]:
+            return False
+    return True
 
 
 def _partial_ok(S, L, C, m):
@@ -1096,7 +1101,7 @@ _HELPERS = (
     _repile, _settop, _pile_xor, _transfer, _pile_pop, _pile_push, _fterm_xor, _found_push, _found_pop,
     _cell_set, _reserve_hash, _stock_hash, _qcard, _resplit, _redealt, _take, _put, _turn, _deal_piles,
     _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _store, _rehash, _refill, _moved_card,
-    _suit_heights, _safe_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
+    _suit_heights, _safe_home, _all_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
 )  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)

@@ -157,9 +157,11 @@ def pack(
     bts, btl = _flat([tuple(e.build_targets(c)) if e.build != "none" else () for c in range(N)])
     hid = [e.rank[c] * 2 + e.colour[c] for c in range(N)] if colour else list(range(N))
     rcs, rcl = _flat(list(dom.receivers))
+    # The second test (without worrying back); a card's own code never passes it (it is not home yet).
+    acs, acl = _flat(dom.alt_receivers or [(c,) for c in range(N)])
     consts = [
         ("rank", e.rank), ("suit", e.suit), ("col", e.colour), ("bts", bts), ("btl", btl), ("hid", hid),
-        ("rcs", rcs), ("rcl", rcl), ("fpos", dom.fpos),
+        ("rcs", rcs), ("rcl", rcl), ("fpos", dom.fpos), ("acs", acs), ("acl", acl),
     ]  # fmt: skip
     coff: dict[str, int] = {}
     items: list[int] = []
@@ -182,6 +184,7 @@ def pack(
         K._OTOPM: off["topm"], K._ONFND: off["nfnd"], K._ORANK: coff["rank"], K._OSUIT: coff["suit"],
         K._OCOL: coff["col"], K._OBTS: coff["bts"], K._OBTL: coff["btl"], K._OHID: coff["hid"],
         K._ORCS: coff["rcs"], K._ORCL: coff["rcl"], K._OFPOS: coff["fpos"], K._NS: n, K._NCST: len(C),
+        K._OACS: coff["acs"], K._OACL: coff["acl"],
         K._DEAL: rules.stock.deal_count, K._MAXRED: e.max_redeals, K._OSTK: off["stk"], K._OSLEN: off["slen"],
         K._OWST: off["wst"], K._OWLEN: off["wlen"], K._ORED: off["red"],
         K._STKTAB: int(e.stock_to == "tableau"), K._ORDKEY: int(not colour), K._FRUNS: int(e.fkind == "runs"),
