@@ -52,11 +52,12 @@ redeals in both) and report the gap.
 
 Safe foundation moves, two strengths:
 
-* :func:`safe_home_move`: the test of :mod:`patience.solvers.dominance` ``safe_home`` (a card goes home
-  from a tableau top, free cell or reserve when every card that could ever be built onto it is home; one
-  deck, suit foundations). Where :func:`patience.solvers.dominance.applicable` includes ``safe_home`` it is
-  proven never to lose a win (Klaver 2022 section 4 plays such moves automatically); with worrying back
-  (``klondike``) it is a playing rule, not a proof.
+* :func:`safe_home_move`: the builders test of :mod:`patience.solvers.dominance` ``safe_home`` (a card goes
+  home from a tableau top, free cell or reserve when every card that could ever be built onto it is home;
+  one deck, suit foundations; not the dominance's closure test, which passes more cards). Where
+  :func:`patience.solvers.dominance.applicable` includes ``safe_home`` it is proven never to lose a win
+  (Klaver 2022 section 4 plays such moves automatically); with worrying back (``klondike``) it is a playing
+  rule, not a proof.
 * :func:`donkersteeg_safe_move`: Donkersteeg 2010 section 4.5's 'safe heuristics', played before every
   Monte Carlo decision: an Ace or a Deuce to a foundation from anywhere (the waste too), else the test above.
 """
@@ -188,7 +189,9 @@ def _safe(
 
 
 def safe_home_move(lk: _Lookups, obs: Observation) -> Move | None:
-    """A move of ``obs.moves`` that dominance ``safe_home``'s test calls safe, or None."""
+    """A move of ``obs.moves`` that dominance ``safe_home``'s builders test calls safe (Klaver's rule: every
+    card that could be built on it is home), or None. The dominance's closure test is left out: the players'
+    stored games were played with this rule."""
     return _safe(lk, obs.moves, obs.piles, obs.foundations, obs.cells, obs.reserve, obs.waste, False)
 
 
