@@ -26,7 +26,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ...interrupt import run_stoppable, solve_cpsat
+from ...interrupt import solve_cpsat
 from .data import HoleDeal
 from .decode import decode
 from .model import ModelVars, _rank_classes, build_model
@@ -144,23 +144,9 @@ def _hint(v: ModelVars, order: list[int]) -> None:
     m.add_hint(v.length, len(order))
 
 
-class _Better(cp_model.CpSolverSolutionCallback):
-    """Stops the search at the first solution longer than ``old`` (first improvement)."""
-
-    def __init__(self, old: int) -> None:
-        super().__init__()
-        self.old = old
-
-    def on_solution_callback(self) -> None:
-        if self.objective_value > self.old:
-            self.stop_search()
-
-
-def _tail(
-    deal: HoleDeal, prefix: list[int], old: list[int], seconds: float, workers: int, seed: int, first: bool
-) -> Any:
-    """Maximise the cards removed after ``prefix``: ``(tail or None, proven bound, conflicts)``;
-    ``first``: stop at the first tail longer than ``old``."""
+def _tail(deal: HoleDeal, prefix: list[int], old: list[int], seconds: float, workers: int, seed: int) -> Any:
+    """Maximise the cards removed after ``prefix``, hinted with ``old``: ``(tail or None, proven bound,
+    conflicts)``."""
     sub, keep = sub_deal(deal, set(prefix), deal.rank[prefix[-1]] if prefix else deal.hole_rank[0])
     v = build_model(sub, "table", optional=True)
     v.model.maximize(v.length)
@@ -168,12 +154,7 @@ def _tail(
     _hint(v, [index[c] for c in old])
     solver = parameters(seconds, workers, "table", large=True)
     solver.parameters.random_seed = seed
-    if first:
-        solver.parameters.catch_sigint_signal = False  # as solve_cpsat, with the callback
-        better = _Better(len(old))
-        status = run_stoppable(lambda: solver.solve(v.model, better), solver.stop_search)
-    else:
-        status = solve_cpsat(solver, v.model)
+    status = solve_cpsat(solver, v.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, sub.n, solver.num_conflicts
     tail = [keep[c] for _, _, c, _ in decode(v, solver)]
@@ -188,12 +169,11 @@ def lns_search(
     kmin: float = 0.3,
     kmax: float = 0.8,
     sub_seconds: float = 5.0,
-    first: bool = False,
 ) -> LnsResult:
     """Prefix LNS for a win (module docstring) within ``seconds``; one hole without a cell only.
 
     ``kmin``/``kmax``: the freed steps as fractions of the deck; ``sub_seconds``: CP-SAT's limit per
-    neighbourhood; ``first``: a neighbourhood stops at its first improvement.
+    neighbourhood (stopping one at its first improvement was tried and is worse: docs/cpsat-hole-notes.md).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the prefix LNS plays one hole without a free cell")
@@ -211,9 +191,7 @@ def lns_search(
             break
         hi = max(0, min(len(best) - lo_k, dead - 1))
         i = rng.randint(min(max(0, len(best) - hi_k), hi), hi)
-        tail, bound, conflicts = _tail(
-            deal, best[:i], best[i:], min(sub_seconds, left), workers, seed + 1, first
-        )
+        tail, bound, conflicts = _tail(deal, best[:i], best[i:], min(sub_seconds, left), workers, seed + 1)
         seed += 1
         stats["lns_iterations"] += 1
         stats["lns_conflicts"] += conflicts
