@@ -10,16 +10,38 @@ UNSOLVABLE that another solves, or fc-solve solves, is a bug: the script says so
 
     .venv/bin/python benchmarks/bench_planning_jit.py --first 1 --last 200 --limit 10 --out
     .venv/bin/python benchmarks/bench_planning_jit.py --games bakers-game,fan --generator solvitaire --last 10
+
+``--log FILE`` appends one JSON line a solve in ``bench_crosscheck``'s row format (game, seed, solver, limit,
+verdict W/L/?, seconds: the whole task's wall time), so ``portfolio_from_log.py`` can score stage splits
+from per-deal times. A ``portfolio``/``auto`` row's expansions are its planning stages' (``*_expansions``).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
+from pathlib import Path
 
 import _common
 from _common import commit, load
 from bench_freecell_ms import fcs_range
+
+
+def expansions(stats: dict) -> float:
+    """A row's expansions: its own, or a portfolio's planning stages' (``planning-jit_expansions``)."""
+    return sum(float(v) for k, v in stats.items() if k == "expansions" or k.endswith("_expansions"))
+
+
+def write_log(path: Path, game: str, backend: str, limit: float, rows: list) -> None:
+    """Append the rows as bench_crosscheck log lines (verdict letters; seconds: the task's wall time)."""
+    with path.open("a") as f:
+        for r in rows:
+            row = {"game": game, "seed": r.seed, "solver": backend, "limit": limit}
+            row["verdict"] = _common.verdict(r.status)
+            row["seconds"] = round(float(r.stats.get("wall_s", r.seconds or 0.0)), 4)
+            row["solve_s"] = round(float(r.seconds or 0.0), 4)
+            f.write(json.dumps(row) + "\n")
 
 
 def main() -> None:
@@ -32,6 +54,7 @@ def main() -> None:
     ap.add_argument("--generator", default="ms", help="deal generator (ms: Microsoft's, FreeCell only)")
     ap.add_argument("--preset", default="lg", help="fc-solve preset (-l)")
     ap.add_argument("--name", default="", help="output file name (default planning_jit_<gen>_FIRST-LAST.md)")
+    ap.add_argument("--log", type=Path, help="append per-solve JSON lines (bench_crosscheck's row format)")
     _common.add_out(ap, "planning_jit_GENERATOR_FIRST-LAST.md")
     args = ap.parse_args()
     if not 1 <= args.first <= args.last:
@@ -40,10 +63,10 @@ def main() -> None:
     backends = [b for b in args.backends.split(",") if b]
     games = [g for g in args.games.split(",") if g]
 
-    from patience.solvers.planning_jit import KERNELS
+    from patience.solvers import dfs_jit, planning_jit
 
     t0 = time.perf_counter()
-    warm = KERNELS.warm(True)
+    warm = planning_jit.KERNELS.warm(True) + dfs_jit.KERNELS.warm(True)
     head = [
         f"# {', '.join(games)} ({args.generator} {args.first}-{args.last}) at {args.limit:g} s a deal: "
         f"{', '.join(backends)}",
@@ -78,7 +101,9 @@ def main() -> None:
             status[backend] = {r.seed: r.status for r in rows}
             tally = Counter(status[backend].values())
             solve_s = sum(r.seconds or 0.0 for r in rows)
-            exp = sum(float(r.stats.get("expansions", 0)) for r in rows)
+            exp = sum(expansions(r.stats) for r in rows)
+            if args.log is not None:
+                write_log(args.log, game, backend, args.limit, rows)
             other = len(rows) - tally["solved"] - tally["unsolvable"]
             undecided = sorted(r.seed for r in rows if r.status not in ("solved", "unsolvable"))
             ratios = f"{wall / fcs_s:.0f} | {solve_s / fcs_s:.0f}" if fcs_s else "- | -"
