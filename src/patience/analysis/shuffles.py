@@ -22,7 +22,11 @@ from (``line``, :data:`LINES`) is the solver's choice, not the game's:
 * ``few-turns``: a line reaching the same number of cards with the fewest direction changes found
   (:func:`.turns.few_turns_line`, ``turn_nodes`` a game), for Wolter's solver, which "prefers
   avoiding direction changes" and leaves "mostly sorted decks" (his sections 4 and 7); one hole, no
-  cells or stock. Each such line is replayed by the validator (a win must still win).
+  cells or stock. Each such line is replayed by the validator (a win must still win);
+* ``bhs``: for a deal ``dfs`` wins, black-hole-solver's winning line (:mod:`.bhs_line`: another real
+  solver, which tries the highest-numbered pile first and ignores direction), replayed by the validator; a
+  lost deal prints no line, so it (and a win the peer does not finish in ``limit_s``, counted in
+  ``fallback``) is gathered from the search line. The peer saying "Unsolved!" to a ``dfs`` win raises.
 
 :class:`ShufflePoint` also counts the direction changes of the gathered lines (the mechanism).
 """
@@ -48,7 +52,7 @@ __all__ = [
     "study",
 ]
 
-LINES = ("search", "few-turns")
+LINES = ("search", "few-turns", "bhs")
 """The play lines a gathered deck can come from (module docstring)."""
 
 
@@ -129,8 +133,8 @@ def _gathered(inst: Instance, moves: list[dict[str, Any]]) -> list[Card]:
 def _play(
     inst: Instance, limit_s: float, line: str = "search", turn_nodes: int = 200_000
 ) -> tuple[str, list[dict[str, Any]], int, bool]:
-    """dfs's verdict, the ``line`` to gather by (:data:`LINES`), its direction changes, and whether
-    they are proven fewest (``few-turns`` only)."""
+    """dfs's verdict, the ``line`` to gather by (:data:`LINES`), its direction changes, and a flag: for
+    ``few-turns`` the line is proven fewest, for ``bhs`` the peer gave no line for a win (search line)."""
     import time
 
     from ..engine import Engine, moves_to_json
@@ -139,6 +143,14 @@ def _play(
     from .turns import few_turns_line, line_turns
 
     res = solve(inst, "dfs", Limits(seconds=limit_s))
+    if line == "bhs" and res.solution is not None:
+        from .bhs_line import bhs_line
+
+        peer = bhs_line(inst, limit_s)  # its line is replayed to a win there
+        if peer.status == "unsolvable":
+            raise RuntimeError("black-hole-solve calls a dfs win (replayed) unsolvable")
+        if peer.moves is not None:
+            return res.status.value, peer.moves, line_turns(inst, peer.moves), False
     if res.solution is not None:
         moves = list(res.solution)
     else:
@@ -153,7 +165,7 @@ def _play(
             moves = list(moves_to_json(inst, few.moves))
             _check(inst, moves, res.solution is not None)
         return res.status.value, moves, line_turns(inst, moves), few.optimal
-    return res.status.value, moves, line_turns(inst, moves), False
+    return res.status.value, moves, line_turns(inst, moves), line == "bhs" and res.solution is not None
 
 
 def _engine_moves(inst: Instance, moves: list[dict[str, Any]]) -> list[Any]:
@@ -191,6 +203,7 @@ class ShufflePoint:
     line: str = "search"  # the play line gathered decks come from (:data:`LINES`)
     turns: int = 0  # direction changes summed over the n games' lines
     proven: int = 0  # of them, few-turns lines proven fewest within the node budget
+    fallback: int = 0  # bhs line: wins gathered from the search line (the peer past the time limit)
 
     @property
     def mean_turns(self) -> float:
@@ -237,7 +250,7 @@ def study(
     for k in ks:
         rng = random.Random(f"{game}/{start}/{by}/{k}/{seed}")
         counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
-        turns = proven = 0
+        turns = proven = fallback = 0
         cards = list(sorted_deck)
         for _ in range(n):
             if start == "uniform":
@@ -254,9 +267,10 @@ def study(
             status, moves, t, opt = _play(inst, limit_s, line, turn_nodes)
             counts[status if status in counts else "unknown"] += 1
             turns += t
-            proven += opt
+            proven += opt and line == "few-turns"
+            fallback += opt and line == "bhs"
             if start == "gathered":
                 cards = _gathered(inst, moves)
         won, lost, unknown = counts["solved"], counts["unsolvable"], counts["unknown"]
-        out.append(ShufflePoint(start, by, k, won, lost, unknown, line, turns, proven))
+        out.append(ShufflePoint(start, by, k, won, lost, unknown, line, turns, proven, fallback))
     return out
