@@ -54,6 +54,9 @@ def test_shuffles_small() -> None:
     assert code == 0 and "uniform shuffle" in out and "sorted   by rows" in out
 
 
+SMALL_BH = ("--set", "suits=2", "--set", "ranks=5", "--set", "piles=3")
+
+
 def test_shuffles_few_turns_line() -> None:
     small = ("--set", "suits=2", "--set", "ranks=5", "--set", "piles=3")
     code, out, _ = _run("shuffles", "-k", "1", "-n", "2", "--start", "gathered", "--by", "rows",
@@ -68,6 +71,7 @@ def test_shuffles_few_turns_line() -> None:
         (("first-move", "freecell", "-n", "0"), "foundations are not holes"),
         (("inversion", "binary-star", "-n", "1"), "2 holes"),
         (("shuffles", "-k", "0"), "-k 0"),
+        (("shuffles", "-k", "1", "--line", "bhs", *SMALL_BH), "plays the standard"),
         (("removed", "nosuchgame", "-n", "1"), "nosuchgame"),
     ],
 )

@@ -241,6 +241,11 @@ def study(
         raise ValueError(f"start {start!r}: sorted, gathered or uniform")
     if line not in LINES:
         raise ValueError(f"line {line!r}: {' or '.join(LINES)}")
+    if line == "bhs":
+        from .bhs_line import BHS_GAMES
+
+        if game not in BHS_GAMES or overrides:
+            raise ValueError(f"line bhs: black-hole-solver plays the standard {' and '.join(BHS_GAMES)}")
     rules = load_game(game, overrides).rules
     from ..cards import Deck
 

@@ -305,9 +305,11 @@ def inversion_cmd(
 @click.option("-n", "count", default=100, show_default=True, help="Games per point.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the shuffles.")
 @click.option("--limit", default="10s", show_default=True, help="Time limit per game (dfs).")
-@click.option("--line", type=click.Choice(["search", "few-turns"]), default="search", show_default=True,
-              help="Play line a gathered deck comes from: dfs's own, or one with the fewest direction "
-                   "changes found (Wolter's solver's preference; one hole, no cells or stock).")  # fmt: skip
+@click.option("--line", type=click.Choice(["search", "few-turns", "bhs"]), default="search",
+              show_default=True,
+              help="Play line a gathered deck comes from: dfs's own, one with the fewest direction changes "
+                   "found (Wolter's solver's preference; one hole, no cells or stock), or black-hole-"
+                   "solver's wins (standard Black Hole, All in a Row; benchmarks/peers.sh bhs).")  # fmt: skip
 @click.option("--set", "sets", multiple=True, help=SET_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @guard
