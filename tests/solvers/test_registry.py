@@ -24,6 +24,8 @@ from patience.solvers.registry import (
     gaps_kernel_supports,
     hole_family,
     hole_prefers,
+    kernel_supports,
+    planner_supports,
     rearrangement_prefers,
     several_holes_prefers,
 )
@@ -38,6 +40,8 @@ PREDICATES = (
     gaps_family,
     several_holes_prefers,
     gaps_kernel_supports,
+    kernel_supports,
+    planner_supports,
 )
 GAPS_JIT = {"engine_supports", "gaps_kernel_supports"}
 
@@ -57,10 +61,16 @@ GAPS_JIT = {"engine_supports", "gaps_kernel_supports"}
         # gaps-jit tables each redeal's permutations: at most GAPS_KERNEL_MAX_REDEALS of them
         ("gaps", {"gaps.redeals": GAPS_KERNEL_MAX_REDEALS}, GAPS_JIT),
         ("gaps", {"gaps.redeals": GAPS_KERNEL_MAX_REDEALS + 1}, {"engine_supports"}),
-        ("freecell", {}, {"engine_supports", "rearrangement_prefers"}),
+        # the compiled kernel's games; the PDDL planner's are those PDDL can state (face-down cards cannot)
+        ("freecell", {}, {"engine_supports", "rearrangement_prefers", "kernel_supports", "planner_supports"}),
+        ("klondike", {}, {"engine_supports", "rearrangement_prefers", "kernel_supports"}),
     ],
 )
-def test_predicates_follow_the_rules(game: str, over: dict, true: set[str]) -> None:
+def test_predicates_follow_the_rules(
+    game: str, over: dict, true: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # planner_supports as if a planner were installed: the rules decide, not this machine's packages
+    monkeypatch.setattr(registry, "available_engines", lambda: ["pyperplan"])
     rules = load_game(game, over).rules
     assert {f.__name__ for f in PREDICATES if f(rules)} == true
     d = rules.deck
