@@ -211,12 +211,12 @@ def test_bhs_solve_agrees_with_dfs(common) -> None:
 
 
 def test_portfolio_from_log_defaults_are_the_portfolio(common) -> None:
-    """The scored split's default stages are the ones ``portfolio`` runs."""
+    """The scored split's default stages are the ones ``portfolio`` runs where no other row applies."""
     import portfolio_from_log
 
-    from patience.solvers.portfolio import PortfolioOptions
+    from patience.solvers.portfolio import STAGES_BY_RULES
 
-    assert portfolio_from_log._DEFAULT == tuple(name for name, _ in PortfolioOptions().stages)
+    assert portfolio_from_log._DEFAULT == tuple(name for name, _ in STAGES_BY_RULES[-1][1])
 
 
 def test_portfolio_from_log_without_both_solvers(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from patience.deals import deal
 from patience.rules import load_game
 from patience.solvers import base
 from patience.solvers.base import Limits, Status, get_solver, solve
-from patience.solvers.portfolio import PortfolioOptions
+from patience.solvers.portfolio import STAGES_BY_RULES, PortfolioOptions, free_cells_without_stock
 
 from .oracle import small_deal, truth
 
@@ -30,16 +30,55 @@ def test_auto_picks_portfolio_for_rearrangement_games() -> None:
 
 
 def test_first_stage_that_decides_answers() -> None:
-    """MS FreeCell 3: dfs-jit's share decides it, so planning-jit never runs (no planning-jit stats)."""
+    """MS FreeCell 3: planning-jit's share decides it, so dfs-jit never runs (no dfs-jit stats); on
+    Klondike the first stage is dfs-jit."""
     res = solve(deal("freecell", 3, "ms"), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and res.backend == "portfolio"
-    assert res.stats["stage"] == 0 and "dfs-jit_nodes" in res.stats
-    assert not any(k.startswith("planning") for k in res.stats)
+    assert res.stats["stage"] == 0 and "planning-jit_expansions" in res.stats
+    assert not any(k.startswith("dfs") for k in res.stats)
+    res = solve(deal("klondike-thoughtful", 3), "portfolio", Limits(seconds=20))
+    assert res.status is Status.SOLVED and res.stats["stage"] == 0 and "dfs-jit_nodes" in res.stats
+
+
+@pytest.mark.parametrize(
+    "game,first",
+    [
+        ("freecell", "planning-jit"),
+        ("bakers-game", "planning-jit"),
+        ("eight-off", "planning-jit"),
+        ("klondike-thoughtful", "dfs-jit"),  # a stock
+        ("thirty-six", "dfs-jit"),  # a stock, no cells
+        ("streets-and-alleys", "dfs-jit"),  # no cells
+    ],
+)
+def test_stages_follow_the_rule_features(game: str, first: str) -> None:
+    """Free cells and no stock: planning-jit first; the rest dfs-jit first. The shares are the table's."""
+    rules = load_game(game).rules
+    stages = PortfolioOptions().stages_for(rules)
+    assert stages[0][0] == first and {n for n, _ in stages} == {"dfs-jit", "planning-jit"}
+    assert free_cells_without_stock(rules) is (first == "planning-jit")
+    assert stages == next(s for when, s in STAGES_BY_RULES if when(rules))
+
+
+def test_given_stages_win_over_the_table() -> None:
+    """``stages`` given: those on every rule-set (hole-portfolio relies on it); no table row: refused."""
+    rules = load_game("freecell").rules
+    assert PortfolioOptions(stages=(("dfs", 1.0),)).stages_for(rules) == (("dfs", 1.0),)
+    assert PortfolioOptions(by_rules=((free_cells_without_stock, (("dfs", 1.0),)),)).stages_for(
+        load_game("klondike-thoughtful").rules
+    ) == (("dfs", 1.0),)  # no row matches: the last row's
+    with pytest.raises(ValueError, match="at least one"):
+        PortfolioOptions(by_rules=())
+    with pytest.raises(ValueError, match="more than 1"):
+        PortfolioOptions(by_rules=((free_cells_without_stock, (("dfs", 0.7), ("planning", 0.7))),))
 
 
 def test_undecided_stage_passes_the_time_on() -> None:
     """A node limit too small for either stage: both run, the result is UNKNOWN with a reason."""
     res = solve(deal("freecell", 1, "ms"), "portfolio", Limits(seconds=20, nodes=5))
+    assert res.status is Status.UNKNOWN and res.reason is not None
+    assert "dfs-jit_nodes" in res.stats and "planning-jit_nodes" in res.stats and "stage" not in res.stats
+    res = solve(deal("klondike-thoughtful", 1), "portfolio", Limits(seconds=20, nodes=5))
     assert res.status is Status.UNKNOWN and res.reason is not None
     assert "dfs-jit_nodes" in res.stats and "planning-jit_nodes" in res.stats and "stage" not in res.stats
 

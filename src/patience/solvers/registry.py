@@ -68,8 +68,8 @@ def hole_prefers(rules: RuleSet) -> bool:
 
 def rearrangement_prefers(rules: RuleSet) -> bool:
     """Rearrangement games (tableau building; not Gaps or hole games): ``auto`` picks ``portfolio``
-    (dfs-jit, then planning-jit; dfs, planning off their kernel: solvers/portfolio.py), the first entry
-    that prefers them."""
+    (dfs-jit and planning-jit, in an order set by rule features; dfs, planning off their kernel:
+    solvers/portfolio.py), the first entry that prefers them."""
     return not unsupported(rules) and not rules.gaps.rows and rules.tableau.build != "none"
 
 
