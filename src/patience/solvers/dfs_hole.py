@@ -231,7 +231,7 @@ def hole_search(
         jit = USE_JIT
     if jit:
         if prelude is None:
-            prelude = 0 if hole_kernel.READY else PRELUDE_NODES
+            prelude = 0 if hole_kernel.KERNELS.ready else PRELUDE_NODES
         if prelude > 0:
             if max_nodes is not None and max_nodes <= prelude:
                 return hole_search(

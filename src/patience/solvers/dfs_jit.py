@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..engine import Engine, Move, moves_to_json
@@ -49,7 +49,15 @@ def _load() -> None:
     kernel.warm_up()
 
 
-KERNELS = Kernels(_load)  # the generic kernel, loaded once a process (:mod:`.jit_budget`)
+def _entries() -> list[object]:
+    from .generic_kernel import kernel
+
+    return kernel.entry_points()
+
+
+# The generic kernel, loaded once a process (:mod:`.jit_budget`); its compile from a cold cache took 82 s at
+# a load of 5-6 on 2 cores (benchmarks/out/cold_cache_guard.md).
+KERNELS = Kernels(_load, _entries, compile_s=80.0, name="dfs-jit")
 
 
 @dataclass(frozen=True)
@@ -91,8 +99,7 @@ class DfsJitSolver(Backend):
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
         budget = KERNELS.start(opts.jit, t0, limits)  # the phases share the time left after the load
-        if budget.jit != opts.jit:
-            opts = replace(opts, jit=False)  # no time to load the kernel
+        opts = budget.options(opts)  # jit off if the load was refused
         outs = _phases(engine, opts, budget.t0, budget.limits)
         last = outs[-1]
         stats.update(

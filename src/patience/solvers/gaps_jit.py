@@ -12,7 +12,7 @@ when the deal is packed. Stats as ``dfs`` (``nodes``, ``table_hits`` — here al
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..engine import Engine, moves_to_json
 from ..instance import Instance
@@ -35,7 +35,15 @@ def _load() -> None:
     gaps_kernel.warm_up()
 
 
-KERNELS = Kernels(_load)  # the Gaps kernel, loaded once a process (:mod:`.jit_budget`)
+def _entries() -> list[object]:
+    from . import gaps_kernel
+
+    return gaps_kernel.entry_points()
+
+
+# The Gaps kernel, loaded once a process (:mod:`.jit_budget`); its compile from a cold cache took 12.5 s at a
+# load of 5-6 on 2 cores (benchmarks/out/cold_cache_guard.md).
+KERNELS = Kernels(_load, _entries, compile_s=15.0, name="gaps-jit")
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,7 @@ class GapsJitSolver(Backend):
         if engine.is_won():
             return Result(Status.SOLVED, [], stats, self.name)
         budget = KERNELS.start(opts.jit, t0, limits)
-        if budget.jit != opts.jit:
-            opts = replace(opts, jit=False)  # no time to load the kernel
+        opts = budget.options(opts)  # jit off if the load was refused
         o = gaps_kernel.run(
             gaps_kernel.pack(engine),
             deadline=budget.t0 + budget.limits.seconds,

@@ -44,7 +44,7 @@ from .generic_kernel.kernel import _mix, _refill, _rehash, _slot, _store  # the 
 from .hole_kernel import HAVE_NUMBA
 from .registry import GAPS_KERNEL_MAX_REDEALS as MAX_REDEALS
 
-__all__ = ["HAVE_NUMBA", "Packed", "compiled", "pack", "run", "to_move", "warm_up"]
+__all__ = ["HAVE_NUMBA", "Packed", "compiled", "entry_points", "pack", "run", "to_move", "warm_up"]
 
 # L[] fields: ranks (cells a row), cells, suits, fixed-suit 2s, gaps, card codes, redeals allowed; offsets in
 # S of where each card lies, the gaps, the redeals used, the grids saved by redeals, scratch; in L of the
@@ -507,13 +507,23 @@ def run(
     )
 
 
+def entry_points() -> list[Callable[..., Any]]:
+    """The compiled functions a search calls (numba's dispatchers, each compiled by :func:`warm_up`), or
+    none when numba is off: what :mod:`.jit_cache` checks before a load."""
+    fn = compiled()
+    return [] if fn is None else list(fn.values())
+
+
 def warm_up() -> float:
-    """Compile (or load from numba's cache) the kernel and run it on a tiny deal; the seconds it took."""
+    """Compile (or load from numba's cache) the kernel and run it on a tiny deal, and the table's rehash (a
+    tiny deal never grows its table); the seconds it took."""
     t0 = time.perf_counter()
-    if compiled() is not None:
+    fn = compiled()
+    if fn is not None:
         from ..deals import deal
         from ..engine import Engine
 
         p = pack(Engine(deal("gaps-basic-variant", 1, overrides={"ranks": 5})))
         run(p, deadline=time.perf_counter() + 60, node_cap=-1, memory_bytes=1 << 20)
+        fn["rehash"](np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
     return time.perf_counter() - t0

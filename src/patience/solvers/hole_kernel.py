@@ -33,34 +33,24 @@ first winning leaf in the same order whatever the table forgets).
 All search state lives in arrays (``st`` holds the scalars), so the loop runs in chunks of nodes and a
 chunk resumes exactly where the last one stopped: between chunks Python checks the deadline (numba has
 no clock) and Ctrl-C, and grows the table. The compiled kernel is cached (``cache=True``): its compile
-(seconds) is paid once per machine and after each edit of this file; later processes load it from
-``__pycache__``.
+(tens of seconds) is paid once per machine and after each edit of this file; later processes load it from
+``__pycache__``. The first compiled run of a process loads it through :data:`KERNELS`
+(:mod:`.jit_budget`): only with the time for a load, or for a compile when numba's cache lacks it.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..interrupt import deferred
-from ..memguard import KERNEL_LOAD_S
+from .jit_budget import Kernels
+from .jit_cache import HAVE_NUMBA  # numba installed and not switched off (the kernels import it from here)
 
-__all__ = ["HAVE_NUMBA", "READY", "SLOT_BYTES", "compiled", "fits", "run", "search", "warm_up"]
-
-
-def _numba_installed() -> bool:
-    try:
-        return importlib.util.find_spec("numba") is not None
-    except (ImportError, ValueError):  # ValueError: sys.modules["numba"] is None (import blocked)
-        return False
-
-
-# numba can be used: installed and not switched off by PATIENCE_NO_JIT (checked without importing it).
-HAVE_NUMBA = _numba_installed() and not os.environ.get("PATIENCE_NO_JIT")
-READY = False  # True once the compiled kernel has run in this process (compiled or loaded from the cache)
+__all__ = [
+    "HAVE_NUMBA", "KERNELS", "SLOT_BYTES", "compiled", "entry_points", "fits", "run", "search", "warm_up",
+]  # fmt: skip
 
 SLOT_BYTES = 8  # one int64 per hash slot; the table is kept at most half full
 _MIN_SLOTS = 1 << 16
@@ -669,12 +659,13 @@ def run(
         max_slots *= 2
     slots = min(_MIN_SLOTS, max_slots)
     wide = max(cshift + cb * R if NC else 0, sshift + S.bit_length() if S else 0)  # cell and stock fields
-    # The kernel's first load is work the time guard cannot cut: started only with KERNEL_LOAD_S left.
-    in_time = READY or _WARMING or deadline - time.perf_counter() >= KERNEL_LOAD_S
-    kernels = compiled() if jit and in_time and fits(P, max(hshift, default=0), R, F) and wide <= 62 else None
+    # The kernel's first load (or compile) is work the time guard cannot cut: KERNELS decides if it fits.
+    use = jit and fits(P, max(hshift, default=0), R, F) and wide <= 62
+    use = use and (_WARMING or KERNELS.admits(deadline - time.perf_counter()))
+    kernels = compiled() if use else None
     jit_s = 0.0  # compiling (or loading from numba's cache) the kernel, on its first compiled run here
-    if kernels is not None and not READY and not _WARMING:
-        jit_s = warm_up()
+    if kernels is not None and not _WARMING:
+        jit_s = KERNELS.warm(True)
     if kernels is not None:
         import numpy as np
 
@@ -724,8 +715,6 @@ def run(
         if time.perf_counter() >= deadline:
             stop = "time"
             break
-    if kernels is not None:
-        _mark_ready()
     st_out = [int(x) for x in st_a]
     moves = list(path[: st_out[_DEPTH]]) if code == WON else []
     best_moves = list(best_path[: st_out[_BLEN]])
@@ -750,17 +739,20 @@ def run(
 _WARMING = False  # warm_up's own run must not warm up again
 
 
-def _mark_ready() -> None:
-    """The compiled kernel has run in this process (later deals skip the uncompiled prelude)."""
-    global READY
-    READY = True
+def entry_points() -> list[Callable[..., Any]]:
+    """The compiled functions a search calls (``search`` and the table's rehash; numba's dispatchers, each
+    compiled by :func:`warm_up`), or none when numba is off: what :mod:`.jit_cache` checks before a load."""
+    return list(compiled() or ())
 
 
 def warm_up() -> float:
-    """Compile (or load from the cache) the kernel on a tiny deal; returns the seconds it took."""
+    """Compile (or load from the cache) the kernel on a tiny deal, and the table's rehash (a tiny deal never
+    grows its table); returns the seconds it took. Marks :data:`KERNELS` ready (later deals skip
+    ``dfs_hole``'s uncompiled prelude)."""
     global _WARMING
     t0 = time.perf_counter()
-    if compiled() is not None and not _WARMING:
+    kernels = compiled()
+    if kernels is not None and not _WARMING:
         _WARMING = True
         try:
             for tops, tshift in (([0], [4]), ([0, 0], [4, 6])):  # one hole, two holes: the same kernel
@@ -768,6 +760,16 @@ def warm_up() -> float:
                     [[1, 2], [3]], tops, 0, [(1, 2, 3), (2, 3), (1, 3), (1, 2)], [(), (2, 3), (1, 3), (1, 2)],
                     [0, 2], tshift, time.perf_counter() + 60, -1, 3, 1 << 20,
                 )  # fmt: skip
+            import numpy as np
+
+            kernels[1](np.zeros(4, dtype=np.int64), np.zeros(8, dtype=np.int64))
         finally:
             _WARMING = False
+        KERNELS.ready = True
     return time.perf_counter() - t0
+
+
+# The kernel, loaded once a process (:mod:`.jit_budget`; ``ready`` once it has: ``dfs_hole`` then skips its
+# uncompiled prelude). Its compile from a cold cache took 28 s at a load of 5-6 on 2 cores
+# (benchmarks/out/cold_cache_guard.md).
+KERNELS = Kernels(warm_up, entry_points, compile_s=30.0, name="dfs (the hole kernel)")

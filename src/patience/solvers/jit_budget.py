@@ -8,20 +8,39 @@ same nodes, slower). The budget it hands back counts from *after* the load: the 
 caller's, but a search whose phases take shares of the time (``dfs-jit``'s streamlined 10%, ``planning-jit``'s
 FIFO half) would, counted from the call's start, lose its first phase to the load on a process's first solve
 and not on the next ones, so the same deal would be searched differently by whether it came first.
+
+A load is about a second only when numba's on-disk cache holds the kernels for the current source; otherwise
+it is a compile (``compile_s``, measured: benchmarks/out/cold_cache_guard.md). So before the first load
+:meth:`Kernels.admits` asks :func:`.jit_cache.all_cached` of the kernel's entry points, and a solve whose
+time left cannot absorb the compile runs uncompiled instead, with one line on stderr naming the fix
+(``python -m patience.solvers.warm``, which ``make`` runs). The uncompiled search visits the same nodes.
 """
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from ..memguard import KERNEL_LOAD_S
-from .base import Limits
-from .hole_kernel import HAVE_NUMBA  # numba installed and not switched off: checked without importing it
+from .jit_cache import HAVE_NUMBA, all_cached  # HAVE_NUMBA: numba installed and not switched off
+
+if TYPE_CHECKING:
+    from .base import Limits  # not imported at run time: hole_kernel imports this module
 
 __all__ = ["Budget", "Kernels"]
+
+FIX = "python -m patience.solvers.warm"  # compiles every kernel into numba's cache (make runs it)
+_warned = False  # the cold-cache line is written once a process
+
+
+class _JitOptions(Protocol):
+    jit: bool
+
+
+_O = TypeVar("_O", bound=_JitOptions)
 
 
 class Budget(NamedTuple):
@@ -34,13 +53,23 @@ class Budget(NamedTuple):
     t0: float
     limits: Limits
 
+    def options(self, opts: _O) -> _O:
+        """A backend's ``opts`` as its search runs them: ``jit`` off when the load was refused."""
+        return opts if opts.jit == self.jit else replace(opts, jit=self.jit)
+
 
 @dataclass
 class Kernels:
     """One backend's numba kernels: ``load`` compiles or loads them (importing them itself, so a backend's
-    module stays light for the registry); ``ready`` once it has run in this process."""
+    module stays light for the registry); ``entries`` gives the compiled functions a search calls (numba's
+    dispatchers, each of which ``load`` compiles: what the cache check looks at; none, or an empty list when
+    numba fails to import, checks nothing); ``compile_s`` the seconds their compile takes from a cold cache;
+    ``name`` the backend, for the warning; ``ready`` once ``load`` has run in this process."""
 
     load: Callable[[], object]
+    entries: Callable[[], Iterable[Any]] = field(default=lambda: ())
+    compile_s: float = 0.0
+    name: str = "a compiled backend"
     ready: bool = False
 
     def warm(self, jit: bool) -> float:
@@ -53,11 +82,38 @@ class Kernels:
         self.ready = True
         return time.perf_counter() - t0
 
+    def admits(self, seconds: float) -> bool:
+        """May a solve with ``seconds`` of its limit left run compiled? Yes once loaded (or with numba off:
+        nothing to load); else only with :data:`KERNEL_LOAD_S` left for a load from numba's cache, or, when
+        the cache lacks the kernels for this source, with ``compile_s`` more for the compile (module
+        docstring); a cold cache refused writes one line on stderr."""
+        if self.ready or not HAVE_NUMBA:
+            return True
+        if seconds < KERNEL_LOAD_S:
+            return False
+        if seconds >= KERNEL_LOAD_S + self.compile_s or all_cached(self.entries()):
+            return True
+        _warn_cold(self.name, self.compile_s, seconds)
+        return False
+
     def start(self, jit: bool, t0: float, limits: Limits) -> Budget:
         """For a solve called at ``t0`` with ``limits``: load the kernels if ``jit`` and the time left allows
-        (module docstring), then the time left after the load."""
-        if jit and not self.ready and limits.seconds - (time.perf_counter() - t0) < KERNEL_LOAD_S:
-            jit = False  # no time to load the kernels (work the guard cannot cut)
+        (:meth:`admits`), then the time left after the load."""
+        if jit and not self.admits(limits.seconds - (time.perf_counter() - t0)):
+            jit = False  # no time to load or compile the kernels (work the guard cannot cut)
         jit_s = self.warm(jit)
         t1 = time.perf_counter()
         return Budget(jit, jit_s, t1, replace(limits, seconds=max(limits.seconds - (t1 - t0), 0.0)))
+
+
+def _warn_cold(name: str, compile_s: float, seconds: float) -> None:
+    """One line on stderr, once a process: the kernels are not compiled, and how to compile them."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    sys.stderr.write(
+        f"warning: {name} runs uncompiled (slower): numba's cache lacks its kernel for this source, and "
+        f"compiling it (~{compile_s:.0f} s) does not fit the {seconds:.1f} s left; compile every kernel once "
+        f"with `{FIX}` (make does)\n"
+    )

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..engine import Engine, moves_to_json
 from ..instance import Instance
@@ -53,15 +53,23 @@ _MB = 1 << 20
 
 
 def _load() -> None:
-    """Compile or load the generic kernel and its best-first search (imported here, so numba is imported
-    only by a compiled solve)."""
-    from .generic_kernel import bestfirst, kernel
+    """Compile or load the best-first search and the generic kernel's functions it calls (not the kernel's
+    depth-first ``search``: this backend never runs it); imported here, so numba is imported only by a
+    compiled solve."""
+    from .generic_kernel import bestfirst
 
-    kernel.warm_up()
     bestfirst.warm_up()
 
 
-KERNELS = Kernels(_load)  # loaded once a process (:mod:`.jit_budget`)
+def _entries() -> list[object]:
+    from .generic_kernel import bestfirst
+
+    return bestfirst.entry_points()
+
+
+# Loaded once a process (:mod:`.jit_budget`); from a cold cache the best-first search's compile took 74 s at a
+# load of 5-6 on 2 cores (benchmarks/out/cold_cache_guard.md).
+KERNELS = Kernels(_load, _entries, compile_s=75.0, name="planning-jit")
 # The search orders: (lifo, (ha, gd)) for bestfirst.steps; the "w" ones are weighted A* (weight 2, ties FIFO
 # or LIFO, no reopening: a search-order change only, duplicates dropped as in greedy).
 ORDERS: dict[str, tuple[bool, tuple[int, int]]] = {
@@ -118,8 +126,7 @@ class PlanningJitSolver(Backend):
         if engine.is_won():
             return Result(Status.SOLVED, [], {"nodes": 0.0, "expansions": 0.0}, self.name)
         budget = KERNELS.start(opts.jit, t0, limits)  # the runs share the time left after the load
-        if budget.jit != opts.jit:
-            opts = replace(opts, jit=False)  # no time to load the kernels
+        opts = budget.options(opts)  # jit off if the load was refused
         t1, limits = budget.t0, budget.limits
         outs: list[dict] = []
         if opts.ties == "race":

@@ -106,7 +106,7 @@ from .kernel import (
     _undo,
 )
 
-__all__ = ["HEURISTICS", "buckets", "compiled", "run", "steps", "warm_up"]
+__all__ = ["HEURISTICS", "buckets", "compiled", "entry_points", "run", "steps", "warm_up"]
 
 HEURISTICS = {"suits": 0, "runs": 1}  # heuristics.pick_heuristic's names the kernel's games get
 # st[] fields.
@@ -550,8 +550,20 @@ def steps(
     )
 
 
+def entry_points() -> list[Callable[..., Any]]:
+    """The compiled functions a search calls (:func:`search` and the kernel's hash and table rehash; numba's
+    dispatchers, each compiled by :func:`warm_up`), or none when numba is off: what :mod:`..jit_cache`
+    checks before a load."""
+    fn = compiled()
+    if fn is None:
+        return []
+    kernel = K.functions()
+    return [fn, kernel["init_hash"], kernel["rehash"]]
+
+
 def warm_up() -> float:
-    """Compile (or load from numba's cache) the search and run it on a tiny deal; the seconds it took."""
+    """Compile (or load from numba's cache) the search and run it on a tiny deal, and the kernel's table
+    rehash (a tiny deal never grows its table); the seconds it took."""
     t0 = time.perf_counter()
     if compiled() is not None:
         from ...deals import deal
@@ -561,4 +573,5 @@ def warm_up() -> float:
         p = pack(Engine(deal("freecell", 1, overrides={"ranks": 3})))
         run(p.S, p.L, p.C, frame=p.frame, flags=(False, True, False, False), heuristic="suits", lifo=False,
             deadline=time.perf_counter() + 60, node_cap=-1, memory_bytes=1 << 26)  # fmt: skip
+        K.functions()["rehash"](np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
     return time.perf_counter() - t0

@@ -53,7 +53,7 @@ import numpy as np
 from ...interrupt import deferred
 from ..hole_kernel import HAVE_NUMBA  # numba installed and not switched off: one check for both kernels
 
-__all__ = ["HAVE_NUMBA", "compiled", "run", "warm_up"]
+__all__ = ["HAVE_NUMBA", "compiled", "entry_points", "run", "warm_up"]
 
 # Areas, as patience.engine.areas numbers them.
 TAB, FND, CEL, RES, STK, WST = 0, 1, 2, 3, 4, 5
@@ -1281,10 +1281,22 @@ def _expand(split0: tuple[int, int], k: int, moves: list[int]) -> list[int]:
     return out
 
 
+ENTRY_POINTS = ("search", "init_hash", "rehash")  # the compiled functions a search calls (run)
+
+
+def entry_points() -> list[Callable[..., Any]]:
+    """:data:`ENTRY_POINTS` compiled (numba's dispatchers, each compiled by :func:`warm_up`), or none when
+    numba is off: what :mod:`..jit_cache` checks before a load."""
+    fn = compiled()
+    return [] if fn is None else [fn[name] for name in ENTRY_POINTS]
+
+
 def warm_up() -> float:
-    """Compile (or load from numba's cache) the kernel and run it on a tiny deal; the seconds it took."""
+    """Compile (or load from numba's cache) the kernel and run it on a tiny deal, and the table's rehash (a
+    tiny deal never grows its table); the seconds it took."""
     t0 = time.perf_counter()
-    if compiled() is not None:
+    fn = compiled()
+    if fn is not None:
         from ...deals import deal
         from .pack import pack
 
@@ -1292,6 +1304,7 @@ def warm_up() -> float:
         flags = (False, False, True, False, False)
         deadline = time.perf_counter() + 60
         run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=-1, memory_bytes=1 << 20)
+        fn["rehash"](np.zeros(4, dtype=np.uint64), np.zeros(8, dtype=np.uint64))
     return time.perf_counter() - t0
 
 
