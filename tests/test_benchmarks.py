@@ -45,6 +45,7 @@ BAD = {  # one bad option per script that checks its own values
     "bench_inversion.py": ["--ways", "nosuch"],
     "check_removed_max.py": ["-n", "0"],
     "portfolio_from_log.py": ["no-such-log.jsonl"],
+    "dfs_jit_phase_nodes.py": ["--log", "x.jsonl", "--score", "--budget", "0"],
 }
 
 
@@ -269,3 +270,16 @@ def test_gaps_h2_holds_every_reachable_grid(monkeypatch: pytest.MonkeyPatch) -> 
                 mask = sum(1 << i for i in dealt)
                 assert all(back[i] & mask == mask for i in dealt), (ranks, seed)
     assert won >= 3  # the backward check ran on some won deals
+
+
+def test_phase_nodes_scoring(common) -> None:
+    """dfs_jit_phase_nodes' offline score: a streamlined win counts only within its share, and the complete
+    search gets what the streamlined phase left (all of it when that phase searched its space out early)."""
+    import dfs_jit_phase_nodes as pn
+
+    win = {"s_nodes": 300, "s_exhausted": None, "c_nodes": None}
+    assert pn.decided(win, 1000, 0.3) and not pn.decided(win, 1000, 0.2) and not pn.decided(win, 1000, 0)
+    slow = {"s_nodes": None, "s_exhausted": None, "c_nodes": 800}
+    assert pn.decided(slow, 1000, 0.2) and not pn.decided(slow, 1000, 0.3)
+    out = {"s_nodes": None, "s_exhausted": 50, "c_nodes": 940}
+    assert pn.decided(out, 1000, 0.5) and not pn.decided({**out, "s_exhausted": None}, 1000, 0.5)
