@@ -9,7 +9,8 @@ and commands in benchmarks/out/portfolio.md):
   Stronghold): planning-jit for half the limit, then dfs-jit. On Solvitaire's seeds 1-20 of those 9 games
   it leaves 2 of 180 deals undecided, as dfs-jit first did, in a third of the mean time (0.36 s a deal
   against 1.10; dfs-jit alone leaves 18); on MS FreeCell 1-1000 planning-jit alone decides all 1000 in 32
-  s, dfs-jit alone 982 in 540 s. dfs-jit's half wins the rare deal planning's guidance misses.
+  s, dfs-jit alone 982 in 540 s. dfs-jit's half wins deals planning's guidance misses (MS 2198, 4199
+  and 17947 in 0.1-0.3 s after planning-jit's 5 s; benchmarks/out/auto_ms_1-32000.md).
 - the rest: dfs-jit for 60% of the limit, then planning-jit: on Solvitaire's seeds 1-20 of 15 games 12 of
   300 deals undecided, against 20 for dfs-jit alone and 49 for planning-jit alone (Solvitaire 57): dfs
   settles many deals at once (its proven dominances cut deep), planning's guidance most of the rest.
