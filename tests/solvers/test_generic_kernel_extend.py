@@ -3,7 +3,12 @@ source changes (numba's own check sees only the module's file)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from patience.solvers.generic_kernel import extend
+from patience.solvers.jit_cache import HAVE_NUMBA
 
 
 def test_a_stale_cache_is_dropped_and_a_fresh_one_kept(tmp_path) -> None:
@@ -29,3 +34,23 @@ def test_a_missing_stamp_drops_the_cache(tmp_path) -> None:
     (cache / "bestfirst.search-2.py311.nbc").write_text("unknown age")
     extend.drop_stale_cache(str(tmp_path / "bestfirst.py"))
     assert not (cache / "bestfirst.search-2.py311.nbc").exists()
+
+
+def test_the_stamp_goes_where_numba_caches(tmp_path) -> None:
+    """With ``cache_dir`` (numba's folder for the module, e.g. under NUMBA_CACHE_DIR) the stale files and the
+    stamp are there, not in the module's ``__pycache__``."""
+    other = tmp_path / "numba-cache"
+    other.mkdir()
+    (other / "bestfirst.search-3.py311.nbi").write_text("stale")
+    extend.drop_stale_cache(str(tmp_path / "bestfirst.py"), str(other))
+    assert not (other / "bestfirst.search-3.py311.nbi").exists()
+    assert (other / "bestfirst.kernel-digest").read_text() == extend.kernel_digest()
+    assert not (tmp_path / "__pycache__").exists()
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba off: nothing is cached")
+def test_a_compiled_search_is_stamped_in_its_cache_folder() -> None:
+    from patience.solvers.generic_kernel import bestfirst
+
+    folder = Path(extend.cache_dir(bestfirst.compiled()))
+    assert (folder / "bestfirst.kernel-digest").read_text() == extend.kernel_digest()

@@ -398,13 +398,15 @@ def compiled() -> dict[str, Callable[..., Any]] | None:
             from numba.extending import register_jitable
         except ImportError:  # pragma: no cover - a broken numba install
             return None
-        from .generic_kernel.extend import drop_stale_cache
+        from .generic_kernel.extend import cache_dir, drop_stale_cache
 
         for helper in _HELPERS:
             register_jitable(helper)
-        drop_stale_cache(__file__)  # numba checks only this file's stamp, not the kernel helpers inlined
         jit = njit(cache=True, _nrt=False)  # nothing allocates (see generic_kernel.kernel.compiled)
-        _COMPILED = {"search": jit(search), "rehash": jit(_rehash), "init_hash": jit(_init_hash)}
+        found = {"search": jit(search), "rehash": jit(_rehash), "init_hash": jit(_init_hash)}
+        # numba checks only this file's stamp, not the kernel helpers inlined (nothing loads before a call)
+        drop_stale_cache(__file__, cache_dir(found["search"]))
+        _COMPILED = found
     return _COMPILED
 
 
