@@ -18,28 +18,17 @@ streamlined phase within s*B, else a verdict by the complete search within what 
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
+
+from _common import Parser
 
 from patience.deals import deal
 from patience.engine import Engine
 from patience.solvers.base import Limits
 from patience.solvers.dfs_jit import KERNELS, DfsJitOptions, _phases
-
-
-def die(msg: str) -> NoReturn:
-    """Bad input: one line naming the problem, exit code 2."""
-    print(f"dfs_jit_phase_nodes.py: {msg}", file=sys.stderr)
-    raise SystemExit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # argparse's own errors, one line too
-        die(message)
 
 
 def measure(game: str, seed: int, cap: int) -> dict[str, Any]:
@@ -107,9 +96,9 @@ def main() -> None:
     a = ap.parse_args()
     shares = [float(s) for s in a.shares.split(",")]
     if a.cap <= 0 or a.budget <= 0 or a.n < 1 or not all(0 <= s < 1 for s in shares):
-        die("--cap, --budget and -n must be positive and every share in [0, 1)")
+        ap.error("--cap, --budget and -n must be positive and every share in [0, 1)")
     if not a.score and not a.games:
-        die("--games: name at least one game to measure (or --score a log)")
+        ap.error("--games: name at least one game to measure (or --score a log)")
     rows = [json.loads(line) for line in a.log.read_text().splitlines()] if a.log.exists() else []
     if a.score:
         score(rows, a.budget, shares)
