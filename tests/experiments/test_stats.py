@@ -2,7 +2,13 @@
 
 import pytest
 
-from patience.experiments.stats import conservative_interval, estimate, percentiles, wilson
+from patience.experiments.stats import (
+    conservative_interval,
+    difference_interval,
+    estimate,
+    percentiles,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
@@ -117,3 +123,23 @@ def test_bounds_are_rounded_outwards():
 )
 def test_estimate_text_is_rate_then_interval_with_the_digits_it_needs(counts, text):
     assert estimate(*counts).text() == text
+
+
+@pytest.mark.parametrize(
+    ("a", "n", "b", "m", "low", "high"),
+    [  # Newcombe 1998, Table II, method 10 (hybrid score)
+        (56, 70, 48, 80, 0.0524, 0.3339),
+        (9, 10, 3, 10, 0.1705, 0.8090),
+        (6, 7, 2, 7, 0.0582, 0.8062),
+        (5, 56, 0, 29, -0.0381, 0.1926),
+    ],
+)
+def test_difference_interval_known_values(a, n, b, m, low, high):
+    lo, hi = difference_interval(a, n, b, m)
+    assert (round(lo, 4), round(hi, 4)) == (low, high)
+
+
+def test_difference_interval_is_antisymmetric_and_holds_the_difference():
+    lo, hi = difference_interval(870, 1000, 17_400, 20_000)
+    assert lo < 870 / 1000 - 17_400 / 20_000 < hi
+    assert difference_interval(17_400, 20_000, 870, 1000) == pytest.approx((-hi, -lo))
