@@ -46,6 +46,7 @@ BAD = {  # one bad option per script that checks its own values
     "check_removed_max.py": ["-n", "0"],
     "portfolio_from_log.py": ["no-such-log.jsonl"],
     "dfs_jit_phase_nodes.py": ["--log", "x.jsonl", "--score", "--budget", "0"],
+    "bench_shorten.py": ["-n", "0"],
 }
 
 

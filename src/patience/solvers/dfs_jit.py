@@ -13,7 +13,9 @@ least-recently-used, so node counts equal ``dfs``'s while neither table fills.
 
 Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states met on the path —, ``peak_mb``,
 ``best_foundation``, ``streamlined_nodes``, ``cuts_*``), plus ``compiled`` (1 when numba ran the kernel),
-``jit_s`` (compiling or loading the kernel in this call: paid once per process) and ``table_clears``.
+``jit_s`` (compiling or loading the kernel in this call: paid once per process) and ``table_clears``; a win
+adds ``path_moves`` (the search's path) and ``shorten_s``: the line returned is that path shortened by
+shortcuts (:mod:`.generic_kernel.shorten`; FreeCell 1: 32,036 moves -> 820), unless ``shorten`` is off.
 """
 
 from __future__ import annotations
@@ -43,21 +45,24 @@ _MB = 1 << 20
 
 
 def _load() -> None:
-    """Compile or load the generic kernel (imported here, so numba is imported only by a compiled solve)."""
-    from .generic_kernel import kernel
+    """Compile or load the generic kernel and the line shortener (imported here, so numba is imported only by
+    a compiled solve)."""
+    from .generic_kernel import kernel, shorten
 
     kernel.warm_up()
+    shorten.warm_up()
 
 
 def _entries() -> list[object]:
-    from .generic_kernel import kernel
+    from .generic_kernel import kernel, shorten
 
-    return kernel.entry_points()
+    return kernel.entry_points() + shorten.entry_points()
 
 
-# The generic kernel, loaded once a process (:mod:`.jit_budget`); its compile from a cold cache took 82 s at
-# a load of 5-6 on 2 cores (benchmarks/out/cold_cache_guard.md).
-KERNELS = Kernels(_load, _entries, compile_s=80.0, name="dfs-jit")
+# The generic kernel and the shortener, loaded once a process (:mod:`.jit_budget`); from a cold cache the
+# kernel's compile took 82 s at a load of 5-6 on 2 cores (benchmarks/out/cold_cache_guard.md), the
+# shortener's 19 s at load 2-3.
+KERNELS = Kernels(_load, _entries, compile_s=100.0, name="dfs-jit")
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,15 @@ class DfsJitOptions:
     """Options of ``dfs-jit``: ``streamline_share`` and ``dominances`` as :class:`.dfs.DfsOptions`; ``jit``
     False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does); ``stock_access`` False turns a waste
     stock card by card instead of :mod:`.stock_access`'s macro plays (the same verdicts; lines without the
-    turn-and-redeal cycles the macro plays expand to, which the hindsight player ranks and follows)."""
+    turn-and-redeal cycles the macro plays expand to, which the hindsight player ranks and follows);
+    ``shorten`` False returns the search's path itself instead of :mod:`.generic_kernel.shorten`'s shortcut
+    line (the path of a depth-first win can run to a million moves)."""
 
     streamline_share: float = 0.1
     dominances: frozenset[str] | None = None
     jit: bool = True
     stock_access: bool = True
+    shorten: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dominances", chosen(self.dominances))
@@ -120,6 +128,13 @@ class DfsJitSolver(Backend):
         stats["cuts_no_return"] = sum(o["fired_return"] for o in outs)
         if last["won"]:
             moves = [to_move(m) for m in last["moves"]]
+            stats["path_moves"] = len(moves)
+            if opts.shorten:
+                from .generic_kernel.shorten import shorten
+
+                t1 = time.perf_counter()
+                moves = shorten(engine, moves, jit=opts.jit)
+                stats["shorten_s"] = time.perf_counter() - t1
             return Result(Status.SOLVED, moves_to_json(instance, moves), stats, self.name)
         if last["complete"]:
             most = None

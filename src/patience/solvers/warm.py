@@ -15,10 +15,10 @@ __all__ = ["main"]
 
 
 def main() -> int:
-    """Compile (or load) the hole kernel, the generic kernel (dfs-jit), its best-first search
-    (planning-jit) and the Gaps kernel (gaps-jit); print what each took."""
+    """Compile (or load) the hole kernel, the generic kernel and its line shortener (dfs-jit), its best-first
+    search (planning-jit) and the Gaps kernel (gaps-jit); print what each took."""
     from . import gaps_kernel
-    from .generic_kernel import bestfirst, kernel
+    from .generic_kernel import bestfirst, kernel, shorten
     from .hole_kernel import HAVE_NUMBA, warm_up
 
     if not HAVE_NUMBA:
@@ -26,7 +26,7 @@ def main() -> int:
         return 0
     t0 = time.perf_counter()
     hole = warm_up()
-    generic = kernel.warm_up()
+    generic = kernel.warm_up() + shorten.warm_up()
     best_first = bestfirst.warm_up()
     gaps = gaps_kernel.warm_up()
     print(
