@@ -115,3 +115,18 @@ def test_a_stage_outside_the_kernel_runs_its_fallback() -> None:
     assert not get_solver("portfolio", fallbacks=()).supports(rules)
     res = solve(deal("fortunes-favor", 1), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and res.stats["stage"] == 0 and "dfs_nodes" in res.stats
+
+
+def test_a_stage_that_would_run_uncompiled_runs_its_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With numba off the kernels run as plain Python, slower than dfs and planning: those run instead."""
+    from patience.solvers import jit_budget
+
+    rules = load_game("freecell").rules
+    assert PortfolioOptions().backend("planning-jit", rules, 10.0) == "planning-jit"
+    monkeypatch.setattr(jit_budget, "HAVE_NUMBA", False)
+    assert PortfolioOptions().backend("planning-jit", rules, 10.0) == "planning"
+    assert PortfolioOptions().backend("dfs-jit", rules, 10.0) == "dfs"
+    assert PortfolioOptions().backend("dfs-jit", rules) == "dfs-jit"  # support alone: no time asked
+    res = solve(deal("freecell", 1, "portable", {"ranks": 5}), "portfolio", Limits(seconds=20))
+    assert res.status is Status.SOLVED and any(k.startswith("planning_") for k in res.stats)
+    assert not any("-jit" in k or "jit_" in k for k in res.stats)

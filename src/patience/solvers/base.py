@@ -181,6 +181,8 @@ class Backend(abc.ABC):
 
     name: str = ""  # the registry name this instance answers to (get_solver sets the entry's)
     Options: ClassVar[type] = NoOptions
+    # A compiled backend's kernels (:class:`.jit_budget.Kernels`): whether a solve would run compiled.
+    kernels: ClassVar[Any] = None
 
     def __init__(self, *args: Any, **options: Any) -> None:
         self.options = make_options(self.Options, self.name or type(self).__name__, args, options)

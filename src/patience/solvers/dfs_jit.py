@@ -90,6 +90,7 @@ class DfsJitSolver(Backend):
     """Compiled depth-first search for the games with suit or run foundations (module docstring)."""
 
     name = "dfs-jit"
+    kernels = KERNELS
     Options = DfsJitOptions
     options: DfsJitOptions
 

@@ -57,6 +57,7 @@ class GapsJitSolver(Backend):
     """Compiled depth-first search of Gaps grids (module docstring)."""
 
     name = "gaps-jit"
+    kernels = KERNELS
     Options = GapsJitOptions
     options: GapsJitOptions
 

@@ -82,19 +82,25 @@ class Kernels:
         self.ready = True
         return time.perf_counter() - t0
 
-    def admits(self, seconds: float) -> bool:
+    def admits(self, seconds: float, warn: bool = True) -> bool:
         """May a solve with ``seconds`` of its limit left run compiled? Yes once loaded (or with numba off:
         nothing to load); else only with :data:`KERNEL_LOAD_S` left for a load from numba's cache, or, when
         the cache lacks the kernels for this source, with ``compile_s`` more for the compile (module
-        docstring); a cold cache refused writes one line on stderr."""
+        docstring); a cold cache refused writes one line on stderr (``warn``)."""
         if self.ready or not HAVE_NUMBA:
             return True
         if seconds < KERNEL_LOAD_S:
             return False
         if seconds >= KERNEL_LOAD_S + self.compile_s or all_cached(self.entries()):
             return True
-        _warn_cold(self.name, self.compile_s, seconds)
+        if warn:
+            _warn_cold(self.name, self.compile_s, seconds)
         return False
+
+    def compiles(self, seconds: float) -> bool:
+        """Would a solve with ``seconds`` left run compiled (numba on and :meth:`admits`, silently)? A
+        portfolio runs a stage's uncompiled twin instead when not (:mod:`.portfolio`)."""
+        return HAVE_NUMBA and self.admits(seconds, warn=False)
 
     def start(self, jit: bool, t0: float, limits: Limits) -> Budget:
         """For a solve called at ``t0`` with ``limits``: load the kernels if ``jit`` and the time left allows

@@ -109,6 +109,7 @@ class PlanningJitSolver(Backend):
     """Compiled greedy best-first search for the kernel's games (module docstring)."""
 
     name = "planning-jit"
+    kernels = KERNELS
     Options = PlanningJitOptions
     options: PlanningJitOptions
 

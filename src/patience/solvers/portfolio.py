@@ -17,7 +17,8 @@ and commands in benchmarks/out/portfolio.md):
 
 ``auto`` picks this backend for rearrangement games. The stages ``dfs-jit`` and ``planning-jit`` are the
 searches of dfs and planning compiled node for node, on the games their kernel covers, and dfs and planning
-on the others (:attr:`PortfolioOptions.fallbacks`).
+on the others (:attr:`PortfolioOptions.fallbacks`), and wherever the kernels would run as plain Python
+(numba off, or a cold cache with no time to compile), which is slower than dfs's and planning's own Python.
 
 Soundness: each stage is a complete backend behind the contract. A stage's SOLVED was replayed by the
 validator, and its UNSOLVABLE is that backend's proof (a complete search with only the dominances proven
@@ -69,7 +70,8 @@ class PortfolioOptions:
 
     stages: Stages | None = None
     by_rules: tuple[tuple[Callable[[RuleSet], bool], Stages], ...] = STAGES_BY_RULES
-    # A stage whose backend does not support the rules runs this one in its place (same search, uncompiled).
+    # A stage whose backend does not support the rules, or would run uncompiled, runs this one in its place
+    # (the same search in Python).
     fallbacks: tuple[tuple[str, str], ...] = (("dfs-jit", "dfs"), ("planning-jit", "planning"))
 
     def __post_init__(self) -> None:
@@ -88,9 +90,17 @@ class PortfolioOptions:
             return self.stages
         return next((s for when, s in self.by_rules if when(rules)), self.by_rules[-1][1])
 
-    def backend(self, name: str, rules: RuleSet) -> str | None:
-        """Who runs stage ``name`` under ``rules``: itself, else its fallback (None: neither admits them)."""
-        for candidate in (name, dict(self.fallbacks).get(name)):
+    def backend(self, name: str, rules: RuleSet, seconds: float | None = None) -> str | None:
+        """Who runs stage ``name`` under ``rules``: itself, else its fallback (None: neither admits them).
+        Given the stage's ``seconds``, the fallback also runs in place of a compiled backend that would run
+        uncompiled (numba off, or no time to compile its kernels: :meth:`.jit_budget.Kernels.compiles`),
+        where the fallback's own Python search is faster than the kernel run as plain Python."""
+        instead = dict(self.fallbacks).get(name)
+        if instead is not None and seconds is not None and _admits(BACKENDS[instead], rules):
+            kernels = get_solver(name).kernels
+            if kernels is not None and not kernels.compiles(seconds):
+                return instead
+        for candidate in (name, instead):
             if candidate is not None and _admits(BACKENDS[candidate], rules):
                 return candidate
         return None
@@ -136,7 +146,7 @@ class Portfolio(Backend):
             if left <= 0:
                 break
             seconds = left if i == last else min(left, limits.seconds * share)
-            name = self.options.backend(name, instance.rules) or name
+            name = self.options.backend(name, instance.rules, seconds) or name
             result = get_solver(name).solve(instance, replace(limits, seconds=seconds))
             for key, value in result.stats.items():
                 stats[f"{name}_{key}"] = value
