@@ -8,9 +8,10 @@ key to its index in the line. Walking the line backwards, every legal move of st
 that reaches a line state ``j > i`` with the fewest moves left after ``j`` (``dist``) is kept, with
 ``dist[i] = 1 + dist[j]`` (the line's own next move is one choice): a shortest path over the forward
 shortcuts, exact for them (not over every route the rules allow). Then a forward walk plays the kept moves.
-When that pass would take more than ``max_work`` moves applied (a line of a million moves: Stronghold 2's
-took 9 s), a cheaper greedy pass runs instead: from the current state, the move to the furthest later line
-state (Stronghold 2: 1.8 s, 4789 moves; the shortest pass: 767); past the budget again, the line is kept.
+When that pass would take more than ``max_work`` moves applied (projected from its first states: a line of a
+million moves, whose pass took 9 s on Stronghold 2), a cheaper greedy pass runs instead: from the current
+state, the move to the furthest later line state (Stronghold 2: 1.8 s, 4789 moves; the shortest pass: 767);
+past the budget again, the line is kept.
 Measured (benchmarks/out/bench_shorten.md): FreeCell 1, 32,036 moves -> 308 (greedy: 820); Stronghold 3,
 10,949 -> 200 (greedy 510).
 
@@ -60,8 +61,7 @@ from .kernel import (
 
 __all__ = ["MAX_WORK_COMPILED", "MAX_WORK_PYTHON", "compiled", "entry_points", "shorten", "warm_up"]
 
-MAX_WORK_COMPILED = 10_000_000  # moves applied, per pass (compiled: about 3-4 s at most)
-MIN_BRANCHING = 8  # the shortest pass is not tried on lines longer than a budget at this many moves a state
+MAX_WORK_COMPILED = 2_000_000  # moves applied, per pass (compiled: 0.3-1 µs each, load 0-4)
 MAX_WORK_PYTHON = 20_000  # uncompiled: a few seconds
 FAILED, OVER_BUDGET = -1, -2
 
@@ -152,11 +152,12 @@ def search(
         # T walks the line back; from each state i, the move to the later line state j with the fewest
         # moves left (dist) after it: a shortest path over the line's forward shortcuts.
         dist[n] = 0
+        probe = min(n, max(1024, n >> 6))  # after this many states, project the whole pass's work
         for i in range(n - 1, -1, -1):
             _undo(T, L, C, HT, Z, line[i], flips[i])
             cnt = _gen(T, L, C, buf, 0)
             work += cnt + 1
-            if work > max_work:
+            if work > max_work or (n - i == probe and n + (work - n) * n // probe > max_work):
                 return OVER_BUDGET
             bd, bj, bm = dist[i + 1] + 1, i + 1, line[i]
             for x in range(cnt):
@@ -238,8 +239,7 @@ def shorten(
     p = pack(engine, stock_access=False, jit=fn is not None)
     if max_work is None:
         max_work = MAX_WORK_COMPILED if fn else MAX_WORK_PYTHON
-    passes = (True, False) if n * MIN_BRANCHING <= max_work else (False,)
-    for dp in passes:  # the shortest over the shortcuts, else (over the budget) the greedy walk
+    for dp in (True, False):  # the shortest over the shortcuts, else (over the budget) the greedy walk
         got = _run(fn or search, p, line, n, max_work, dp)
         if got is not None:
             return [to_move(m) for m in got]
