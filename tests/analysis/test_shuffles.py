@@ -81,3 +81,19 @@ def test_study_counts_every_game() -> None:
     assert [p.k for p in pts] == [1, 7] and all(p.n == 6 for p in pts)
     lo, hi = pts[0].interval()
     assert 0 <= lo <= pts[0].won / 6 <= hi <= 1
+
+
+def test_on_game_hears_every_verdict_in_order() -> None:
+    heard: list[tuple[int, str]] = []
+    small = {"suits": 3, "ranks": 8, "piles": 6}
+    pts = study(
+        "all-in-a-row",
+        "gathered",
+        "rows",
+        [2, 3],
+        5,
+        overrides=small,
+        on_game=lambda k, s: heard.append((k, s)),
+    )
+    assert [k for k, _ in heard] == [2] * 5 + [3] * 5
+    assert [sum(s == "solved" for k, s in heard if k == p.k) for p in pts] == [p.won for p in pts]

@@ -34,6 +34,7 @@ from (``line``, :data:`LINES`) is the solver's choice, not the game's:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -233,10 +234,12 @@ def study(
     overrides: dict[str, Any] | None = None,
     line: str = "search",
     turn_nodes: int = 200_000,
+    on_game: Callable[[int, str], None] | None = None,
 ) -> list[ShufflePoint]:
     """``n`` games per k: deck ``start`` (sorted, gathered, or uniform: a uniform permutation, k
     ignored), k riffles and a cut, dealt ``by`` rows or columns, decided by ``dfs``; a gathered deck is
-    the last game's ``line`` (:data:`LINES`; ``turn_nodes``: few-turns' search budget a game)."""
+    the last game's ``line`` (:data:`LINES`; ``turn_nodes``: few-turns' search budget a game).
+    ``on_game(k, status)`` hears each game's verdict in play order (a chain's games are not independent)."""
     if start not in ("sorted", "gathered", "uniform"):
         raise ValueError(f"start {start!r}: sorted, gathered or uniform")
     if line not in LINES:
@@ -271,6 +274,8 @@ def study(
             inst = deal_order(game, cards, by, overrides)
             status, moves, t, opt = _play(inst, limit_s, line, turn_nodes)
             counts[status if status in counts else "unknown"] += 1
+            if on_game is not None:
+                on_game(k, status)
             turns += t
             proven += opt and line == "few-turns"
             fallback += opt and line == "bhs"
