@@ -85,12 +85,25 @@ def test_ablated_dominances_keep_nodes_and_verdicts(game: str) -> None:
 
 def test_full_size_freecell_matches_dfs_node_for_node() -> None:
     """MS FreeCell 3 and a Solvitaire King Albert: the same nodes to the same win as dfs (both found by the
-    streamlined phase, within its 6 s)."""
+    streamlined phase, within its 6 s, in Wolter's order)."""
     for inst in (deal("freecell", 3, "ms"), deal("king-albert", 2, "solvitaire")):
-        a, b = pair(inst, Limits(seconds=60))
+        a, b = pair(inst, Limits(seconds=60), order="wolter")
         assert a.status is b.status is Status.SOLVED
         assert a.stats["nodes"] == b.stats["nodes"]
         assert a.solution == b.solution
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_both_move_orders_match_dfs_node_for_node_and_keep_the_verdicts(game: str) -> None:
+    """Wolter's order (the default's alternative) on the same small deals: dfs-jit visits dfs's nodes; a
+    complete search gives the verdict the default order gives."""
+    for seed in range(4):
+        inst = small(game, seed, RUNGS[1])
+        a, b = pair(inst, streamline_share=0, order="wolter")
+        assert (b.status, b.stats["nodes"]) == (a.status, a.stats["nodes"]), seed
+        c = get_solver("dfs-jit", streamline_share=0).solve(inst, LIMITS)
+        if Status.UNKNOWN not in (b.status, c.status):
+            assert b.status is c.status, seed
 
 
 def test_a_tiny_table_is_cleared_and_keeps_the_verdict() -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from patience.deals import deal
-from patience.engine import FOUNDATION, STOCK, WASTE, Engine
+from patience.engine import FOUNDATION, STOCK, TABLEAU, WASTE, Engine
 from patience.instance import Instance
 from patience.rules import load_game
 from patience.solvers.dfs_prune import Pruner, features
@@ -81,3 +81,23 @@ def test_move_order_tries_home_moves_and_safe_deals_first() -> None:
                 seen_home += sum(s == 0 for s in scores.values())
                 e.apply(min(moves, key=pr.score))
     assert seen_home and seen_deal
+
+
+def test_the_solvitaire_order_tries_cards_from_cells_reserve_and_waste_before_tableau_moves() -> None:
+    """The two orders differ only there: such a move scores 1 (``solvitaire``) or 6 (``wolter``)."""
+    seen = 0
+    for game in ("freecell", "northwest-territory", "klondike-thoughtful"):
+        e = Engine(deal(game, 2, "portable"))
+        new, old = Pruner(e, features(e.rules)), Pruner(e, features(e.rules), "wolter")
+        for _ in range(40):
+            moves = e.legal_moves()
+            if not moves:
+                break
+            for m in moves:
+                fed = m[2] == TABLEAU and m[0] not in (TABLEAU, FOUNDATION, STOCK)
+                assert (new.score(m), old.score(m)) == ((1, 6) if fed else (old.score(m), old.score(m)))
+                seen += fed
+            e.apply(min(moves, key=new.score))
+    assert seen
+    with pytest.raises(ValueError, match="order"):
+        Pruner(e, features(e.rules), "nosuch")

@@ -71,10 +71,12 @@ def test_dfs_jit_wins_shorten_and_replay(game: str) -> None:
 
 @pytest.mark.skipif(compiled() is None, reason="uncompiled, a line this long is over the shortener's budget")
 def test_a_long_depth_first_win_becomes_short() -> None:
-    """MS FreeCell 1: the search's path is tens of thousands of moves; shortened, a few hundred."""
+    """MS FreeCell 1 in Wolter's order: the search's path is tens of thousands of moves; shortened, a few
+    hundred."""
     inst = deal("freecell", 1, "ms")
-    raw = get_solver("dfs-jit", shorten=False, streamline_share=0).solve(inst, Limits(seconds=60))
-    got = get_solver("dfs-jit", streamline_share=0).solve(inst, Limits(seconds=60))
+    opts = dict(streamline_share=0, order="wolter")
+    raw = get_solver("dfs-jit", shorten=False, **opts).solve(inst, Limits(seconds=60))
+    got = get_solver("dfs-jit", **opts).solve(inst, Limits(seconds=60))
     assert raw.status is got.status is Status.SOLVED
     assert len(raw.solution) > 10_000
     assert len(got.solution) < 500

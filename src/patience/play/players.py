@@ -793,7 +793,9 @@ def _search(engine: Engine, how: str, nodes: int) -> tuple[bool, bool, list[Move
             # moves, 146 of them turns, against 117 / 34), which the fewest-moves tie-break and plan
             # following then play (version 5: 66 of draw-1 seeds 1-200, version 6: 86;
             # benchmarks/out/play_klondike_hindsight_d1_bisect.md).
-            ws = _WORLD_SEARCH[engine.rules] = WorldSearch(engine, DfsJitOptions(stock_access=False))
+            # Wolter's move order: version 6's (the searches' default is now Solvitaire's).
+            opts = DfsJitOptions(stock_access=False, order="wolter")
+            ws = _WORLD_SEARCH[engine.rules] = WorldSearch(engine, opts)
         f = ws.search(engine, nodes=nodes, seconds=60.0)
         return f.won, f.complete, list(f.moves), f.best
     home = engine.foundation_cards()
@@ -806,7 +808,8 @@ def _search(engine: Engine, how: str, nodes: int) -> tuple[bool, bool, list[Move
     from ..solvers.dfs import DEFAULT_MEMORY_MB, search
     from ..solvers.dfs_prune import features
 
-    out = search(engine, features(engine.rules), False, time.perf_counter() + 60, nodes, DEFAULT_MEMORY_MB)
+    deadline = time.perf_counter() + 60
+    out = search(engine, features(engine.rules), False, deadline, nodes, DEFAULT_MEMORY_MB, order="wolter")
     return bool(out.won), bool(out.complete and not out.won), list(out.moves or []), home
 
 

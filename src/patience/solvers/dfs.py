@@ -49,7 +49,7 @@ from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search, hole_search_problem
 from .dfs_hole import hole_prunes as _hole_prunes
-from .dfs_prune import Features, Pruner, features
+from .dfs_prune import DEFAULT_ORDER, ORDERS, Features, Pruner, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
 from .dominance import DOMINANCES, Dominances, chosen
 from .registry import engine_supports, hole_prefers
@@ -88,14 +88,16 @@ def search(
     memory_mb: float,
     dominances: frozenset[str] | None = None,
     stock_access: bool = True,
+    order: str = DEFAULT_ORDER,
 ) -> Outcome:
     """Depth-first search from the engine's state (left unchanged on return).
 
     ``streamline`` adds the unproven streamliners; without it only the proven dominances named in
     ``dominances`` (None: every one that applies) cut. ``stock_access``: search a waste stock with
-    unlimited redeals by the cards it can show (:mod:`.stock_access`) where that applies.
+    unlimited redeals by the cards it can show (:mod:`.stock_access`) where that applies. ``order``: the
+    move order (:data:`.dfs_prune.ORDERS`).
     """
-    pr = Pruner(engine, feats)
+    pr = Pruner(engine, feats, order)
     dom = Dominances(engine, dominances)
     keyf: Callable[[], Hashable] = pr.colour_key if streamline and feats.colour_streamliner else engine.key
     sa = StockAccess(engine) if stock_access and stock_access_applies(engine.rules) else None
@@ -115,6 +117,7 @@ def search(
         for x in real:
             engine.apply(x)
         return real
+
     stay = streamline and feats.same_suit_stay
     out = Outcome(best=engine.foundation_cards())
     if engine.is_won():
@@ -227,7 +230,8 @@ class DfsOptions:
     the first search's. Off by default: it costs a second search of every such lost deal (Wolter 2014
     turned the reachability test off in most runs for this figure).
     ``stock_access``: a waste stock with unlimited redeals is searched by the cards it can show, not by its
-    turns (:mod:`.stock_access`; False: the engine's turns and redeals, for ablation tests).
+    turns (:mod:`.stock_access`; False: the engine's turns and redeals, for ablation tests). ``order``: the
+    move order, ``solvitaire`` or ``wolter`` (:mod:`.dfs_prune`; the same verdicts, other nodes).
     """
 
     streamline_share: float = 0.1
@@ -236,8 +240,11 @@ class DfsOptions:
     hole_prunes: frozenset[str] | None = None
     exact_max: bool = False
     stock_access: bool = True
+    order: str = DEFAULT_ORDER
 
     def __post_init__(self) -> None:
+        if self.order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
         object.__setattr__(self, "dominances", chosen(self.dominances))
         object.__setattr__(self, "hole_prunes", _hole_prunes(self.hole_prunes))
 
@@ -308,7 +315,7 @@ class DfsSolver(Backend):
                 s_nodes = None if limits.nodes is None else max(int(limits.nodes * share), 1)
                 o = search(
                     engine, feats, True, t0 + limits.seconds * share, s_nodes, memory_mb, opts.dominances,
-                    opts.stock_access,
+                    opts.stock_access, opts.order,
                 )  # fmt: skip
                 outs.append(o)
                 won, moves = o.won, o.moves
@@ -319,8 +326,9 @@ class DfsSolver(Backend):
                     stop = "nodes"
                 else:
                     o = search(
-                        engine, feats, False, deadline, left, memory_mb, opts.dominances, opts.stock_access
-                    )
+                        engine, feats, False, deadline, left, memory_mb, opts.dominances, opts.stock_access,
+                        opts.order,
+                    )  # fmt: skip
                     outs.append(o)
                     won, complete, moves, stop = o.won, o.complete, o.moves, o.stop
                     exact_max = o.exact_max

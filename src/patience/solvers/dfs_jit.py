@@ -30,7 +30,7 @@ from ..instance import Instance
 from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
-from .dfs_prune import Features, features
+from .dfs_prune import DEFAULT_ORDER, ORDERS, Features, features
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 from .jit_budget import Kernels
@@ -71,16 +71,20 @@ class DfsJitOptions:
     False runs the kernel uncompiled (as ``PATIENCE_NO_JIT=1`` does); ``stock_access`` False turns a waste
     stock card by card instead of :mod:`.stock_access`'s macro plays (the same verdicts; lines without the
     turn-and-redeal cycles the macro plays expand to, which the hindsight player ranks and follows);
-    ``shorten`` False returns the search's path itself instead of :mod:`.generic_kernel.shorten`'s shortcut
-    line (the path of a depth-first win can run to a million moves)."""
+    ``order`` as :class:`.dfs.DfsOptions`; ``shorten`` False returns the search's path itself instead of
+    :mod:`.generic_kernel.shorten`'s shortcut line (the path of a depth-first win can run to a million
+    moves)."""
 
     streamline_share: float = 0.1
     dominances: frozenset[str] | None = None
     jit: bool = True
     stock_access: bool = True
     shorten: bool = True
+    order: str = DEFAULT_ORDER
 
     def __post_init__(self) -> None:
+        if self.order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
         object.__setattr__(self, "dominances", chosen(self.dominances))
         if not 0 <= self.streamline_share < 1:
             raise ValueError(f"streamline_share must be in [0, 1), got {self.streamline_share}")
@@ -178,6 +182,7 @@ def _phases(
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
     home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
     ret = "no_return" in dom.on
+    feed_first = opts.order == "solvitaire"
     phases = []
     share = opts.streamline_share
     if share > 0:
@@ -195,7 +200,7 @@ def _phases(
                 break
         colour = streamline and feats.colour_streamliner
         p = packer(colour)
-        flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_, ret)
+        flags = (streamline, streamline and feats.same_suit_stay, home, partial, deal_, ret, feed_first)
         o = kernel.run(p.S, p.L, p.C, frame=p.frame, flags=flags, deadline=deadline, node_cap=cap,
                        memory_bytes=memory, jit=opts.jit)  # fmt: skip
         outs.append(o)

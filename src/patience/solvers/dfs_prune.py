@@ -8,7 +8,11 @@ Gent's streamliners; unproven, so a failure proves nothing) adds:
 * Wolter's Thirty Six rule for rank-only building: a card already on its same-suit predecessor only
   ever moves to a foundation.
 
-Move ordering follows Wolter's Thirty Six solver, generalised (:meth:`Pruner.score`).
+Move ordering follows Wolter's Thirty Six solver, generalised (:meth:`Pruner.score`), in one of two
+:data:`ORDERS`: ``wolter`` tries tableau moves before cards from a free cell, the reserve or the waste;
+``solvitaire`` (the default) tries those cards first, right after the foundation moves, as Solvitaire's move
+generation orders its kinds of move. Order changes which win is found first and how fast, never a verdict:
+a complete search tries every kept move either way.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from dataclasses import dataclass
 from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
 from ..rules import RuleSet
 
-__all__ = ["Features", "Pruner", "features"]
+__all__ = ["DEFAULT_ORDER", "ORDERS", "Features", "Pruner", "features"]
+
+ORDERS = ("solvitaire", "wolter")
+DEFAULT_ORDER = "solvitaire"  # benchmarks/out/move_order.md
 
 
 @dataclass(frozen=True)
@@ -43,9 +50,12 @@ def features(rules: RuleSet) -> Features:
 class Pruner:
     """Per-engine helpers: streamliner filters, the colour key and the move order."""
 
-    def __init__(self, engine: Engine, feats: Features) -> None:
+    def __init__(self, engine: Engine, feats: Features, order: str = DEFAULT_ORDER) -> None:
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
         self.e = engine
         self.f = feats
+        self.feed_first = order == "solvitaire"
 
     # Streamliners --------------------------------------------------------------------------------
     def stays_home_suit(self, m: Move) -> bool:
@@ -91,11 +101,12 @@ class Pruner:
     def score(self, m: Move) -> int:
         """Lower is tried first: Wolter's Thirty Six order, generalised to every tableau game.
 
-        0 to a foundation; 1 a stock deal onto an empty waste; 2 a move that empties a tableau pile
-        onto a card; 3/4/5 a card not sitting on a card it builds on, onto a same-suit card / another
-        card / an empty pile; 6 a card from a cell, the reserve or the waste onto the tableau;
-        7/8/9 a card sitting on a card it builds on, onto a same-suit card / another card / an empty
-        pile; 10 to a free cell; 11 anything else (deals onto a waste, redeals, worrying back).
+        0 to a foundation; 1 a stock deal onto an empty waste; 2 a move that empties a tableau pile onto a
+        card; 3/4/5 a card not sitting on a card it builds on, onto a same-suit card / another card / an empty
+        pile; 6 a card from a cell, the reserve or the waste onto the tableau (1 in the ``solvitaire`` order:
+        before every tableau move); 7/8/9 a card sitting on a card it builds on, onto a same-suit card /
+        another card / an empty pile; 10 to a free cell; 11 anything else (deals onto a waste, redeals,
+        worrying back).
         """
         src, si, dst, di, cnt = m
         e = self.e
@@ -113,7 +124,7 @@ class Pruner:
         if dst != TABLEAU or src == FOUNDATION or src == WASTE and dst == STOCK:
             return 11
         if src != TABLEAU:
-            return 6
+            return 1 if self.feed_first else 6
         p = e.piles[si]
         start = len(p) - cnt
         target = e.piles[di]

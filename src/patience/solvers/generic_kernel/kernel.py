@@ -900,8 +900,8 @@ def _stays_home_suit(S, L, C, m):
     return C[L[_OSUIT] + c] == C[L[_OSUIT] + below] and C[L[_ORANK] + below] == C[L[_ORANK] + c] + 1
 
 
-def _score(S, L, C, m):
-    """``Pruner.score``: lower is tried first."""
+def _score(S, L, C, m, feed_first):
+    """``Pruner.score``: lower is tried first (``feed_first``: the ``solvitaire`` order)."""
     src, dst = m & 7, (m >> 3) & 7
     si, di, cnt = (m >> 6) & 0xFFFF, (m >> 22) & 0xFFFF, m >> 38
     if dst == FND:
@@ -913,7 +913,7 @@ def _score(S, L, C, m):
     if dst != TAB or src == FND:
         return 11
     if src != TAB:
-        return 6
+        return 1 if feed_first else 6
     H, op, oh = L[_H], L[_OPILE], L[_OHGT]
     start = S[oh + si] - cnt
     th = S[oh + di]
@@ -931,7 +931,7 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
     """Generate, cut and order the moves of the current state at ``stk[sp:]``; return the new stack top.
 
     ``flags``: streamline (play to a foundation first), stay (Wolter's streamliner), safe_home, partial_pile,
-    safe_deal and (when given) no_return.
+    safe_deal and (when given) no_return and the ``solvitaire`` move order (:mod:`..dfs_prune`).
     """
     n = _gen(S, L, C, stk, sp)
     if n == 0:
@@ -986,11 +986,12 @@ def _children(S, L, C, stk, sp, scr, tmp, home, flags, st):
         n = k
     # Stable order by score, highest first (Python's sort(key=score, reverse=True)); popped from the end.
     # A counting sort on the 12 scores: home[] (free here) counts, then gives each score's first slot.
+    feed_first = len(flags) > 6 and flags[6]
     for s in range(12):
         home[s] = 0
     for q in range(n):
         tmp[q] = stk[sp + q]
-        s = _score(S, L, C, tmp[q])
+        s = _score(S, L, C, tmp[q], feed_first)
         scr[q] = s
         home[s] += 1
     k = sp
@@ -1168,10 +1169,10 @@ def run(
     """Search from the packed state ``S`` (left as it was on return), rules ``L``/``C`` (:mod:`.pack`).
 
     ``frame``: the most moves one state can have; ``flags``: (streamline, stay, safe_home, partial_pile,
-    safe_deal[, no_return]); ``node_cap`` < 0: no node limit. Returns won, complete, stop ("time", "nodes",
-    "memory" or ""), moves (packed, the win's), nodes, best (most cards home seen), hits, peak_bytes,
-    fired_home, fired_partial, fired_deal, fired_return, clears (times the full table was emptied) and
-    compiled.
+    safe_deal[, no_return[, solvitaire order]]); ``node_cap`` < 0: no node limit. Returns won, complete, stop
+    ("time", "nodes", "memory" or ""), moves (packed, the win's), nodes, best (most cards home seen), hits,
+    peak_bytes, fired_home, fired_partial, fired_deal, fired_return, clears (times the full table was emptied)
+    and compiled.
     """
     fn = functions(jit)
     is_compiled = fn["search"] is not search
