@@ -12,8 +12,8 @@ When that pass would take more than ``max_work`` moves applied (projected from i
 million moves, whose pass took 9 s on Stronghold 2), a cheaper greedy pass runs instead: from the current
 state, the move to the furthest later line state (Stronghold 2: 1.8 s, 4789 moves; the shortest pass: 767);
 past the budget again, the line is kept.
-Measured (benchmarks/out/bench_shorten.md): FreeCell 1, 32,036 moves -> 308 (greedy: 820); Stronghold 3,
-10,949 -> 200 (greedy 510).
+Measured on paths of Wolter's move order (commit c9693b3's message): FreeCell 1, 32,036 moves -> 308 (greedy:
+820); Stronghold 3, 10,949 -> 200 (greedy 510); on today's default order: benchmarks/out/bench_shorten.md.
 
 **Why it stays a legal win.** The kernel's key is :meth:`Engine.key`: the tableau piles as a multiset (their
 order is kept only while a stock still deals onto them), the free cells as a multiset, everything else by
