@@ -118,3 +118,21 @@ def test_a_line_over_the_work_budget_comes_back_unchanged() -> None:
     line = walk(Engine(inst), 200, random.Random(1))
     assert shorten(Engine(inst), line, max_work=50) == line
     assert moves_to_json(inst, shorten(Engine(inst), line, max_work=50)) == moves_to_json(inst, line)
+
+
+@pytest.mark.skipif(compiled() is None, reason="the greedy pass's extra budget is the compiled one's")
+def test_a_line_longer_than_the_budget_still_gets_the_greedy_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default budget: a line too long for the exact pass (or even for the budget itself) is still
+    shortened by the greedy pass, whose budget adds the line's own length twice."""
+    from patience.solvers.generic_kernel import shorten as module
+
+    monkeypatch.setattr(module, "MAX_WORK_COMPILED", 50)
+    inst = deal("freecell", 2, "portable")
+    end = Engine(inst)
+    line = walk(end, 400, random.Random(5))
+    out = shorten(Engine(inst), line)
+    assert len(out) < len(line)
+    e = Engine(inst)
+    for move in out:
+        e.apply(move)
+    assert e.key() == end.key()
