@@ -82,11 +82,12 @@ class Kernels:
         self.ready = True
         return time.perf_counter() - t0
 
-    def admits(self, seconds: float, warn: bool = True) -> bool:
+    def admits(self, seconds: float, warn: bool = True, instead: str | None = None) -> bool:
         """May a solve with ``seconds`` of its limit left run compiled? Yes once loaded (or with numba off:
         nothing to load); else only with :data:`KERNEL_LOAD_S` left for a load from numba's cache, or, when
         the cache lacks the kernels for this source, with ``compile_s`` more for the compile (module
-        docstring); a cold cache refused writes one line on stderr (``warn``)."""
+        docstring); a cold cache refused writes one line on stderr (``warn``; ``instead``: the backend that
+        runs in this one's place)."""
         if self.ready or not HAVE_NUMBA:
             return True
         if seconds < KERNEL_LOAD_S:
@@ -94,13 +95,13 @@ class Kernels:
         if seconds >= KERNEL_LOAD_S + self.compile_s or all_cached(self.entries()):
             return True
         if warn:
-            _warn_cold(self.name, self.compile_s, seconds)
+            _warn_cold(self.name, self.compile_s, seconds, instead)
         return False
 
-    def compiles(self, seconds: float) -> bool:
-        """Would a solve with ``seconds`` left run compiled (numba on and :meth:`admits`, silently)? A
-        portfolio runs a stage's uncompiled twin instead when not (:mod:`.portfolio`)."""
-        return HAVE_NUMBA and self.admits(seconds, warn=False)
+    def compiles(self, seconds: float, instead: str) -> bool:
+        """Would a solve with ``seconds`` left run compiled (numba on and :meth:`admits`)? A portfolio runs
+        the stage's Python twin ``instead`` when not (:mod:`.portfolio`); a cold cache says so on stderr."""
+        return HAVE_NUMBA and self.admits(seconds, instead=instead)
 
     def start(self, jit: bool, t0: float, limits: Limits) -> Budget:
         """For a solve called at ``t0`` with ``limits``: load the kernels if ``jit`` and the time left allows
@@ -112,14 +113,15 @@ class Kernels:
         return Budget(jit, jit_s, t1, replace(limits, seconds=max(limits.seconds - (t1 - t0), 0.0)))
 
 
-def _warn_cold(name: str, compile_s: float, seconds: float) -> None:
+def _warn_cold(name: str, compile_s: float, seconds: float, instead: str | None = None) -> None:
     """One line on stderr, once a process: the kernels are not compiled, and how to compile them."""
     global _warned
     if _warned:
         return
     _warned = True
+    runs = f"{instead} runs in its place" if instead else "runs uncompiled"
     sys.stderr.write(
-        f"warning: {name} runs uncompiled (slower): numba's cache lacks its kernel for this source, and "
+        f"warning: {name} {runs} (slower): numba's cache lacks its kernel for this source, and "
         f"compiling it (~{compile_s:.0f} s) does not fit the {seconds:.1f} s left; compile every kernel once "
         f"with `{FIX}` (make does)\n"
     )

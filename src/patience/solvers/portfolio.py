@@ -98,7 +98,7 @@ class PortfolioOptions:
         instead = dict(self.fallbacks).get(name)
         if instead is not None and seconds is not None and _admits(BACKENDS[instead], rules):
             kernels = get_solver(name).kernels
-            if kernels is not None and not kernels.compiles(seconds):
+            if kernels is not None and not kernels.compiles(seconds, instead):
                 return instead
         for candidate in (name, instead):
             if candidate is not None and _admits(BACKENDS[candidate], rules):
