@@ -49,7 +49,7 @@ from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search, hole_search_problem
 from .dfs_hole import hole_prunes as _hole_prunes
-from .dfs_prune import DEFAULT_ORDER, ORDERS, Features, Pruner, features
+from .dfs_prune import DEFAULT_ORDER, Features, Pruner, check_order, features
 from .dfs_table import _ENTRY_OVERHEAD, DeadTable, deep_size
 from .dominance import DOMINANCES, Dominances, chosen
 from .registry import engine_supports, hole_prefers
@@ -243,8 +243,7 @@ class DfsOptions:
     order: str = DEFAULT_ORDER
 
     def __post_init__(self) -> None:
-        if self.order not in ORDERS:
-            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
+        check_order(self.order)
         object.__setattr__(self, "dominances", chosen(self.dominances))
         object.__setattr__(self, "hole_prunes", _hole_prunes(self.hole_prunes))
 

@@ -23,10 +23,16 @@ from dataclasses import dataclass
 from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
 from ..rules import RuleSet
 
-__all__ = ["DEFAULT_ORDER", "ORDERS", "Features", "Pruner", "features"]
+__all__ = ["DEFAULT_ORDER", "ORDERS", "Features", "Pruner", "check_order", "features"]
 
 ORDERS = ("solvitaire", "wolter")
 DEFAULT_ORDER = "solvitaire"  # benchmarks/out/move_order.md
+
+
+def check_order(order: str) -> None:
+    """ValueError naming ``order`` unless it is one of :data:`ORDERS` (the searches' options ask this)."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,7 @@ class Pruner:
     """Per-engine helpers: streamliner filters, the colour key and the move order."""
 
     def __init__(self, engine: Engine, feats: Features, order: str = DEFAULT_ORDER) -> None:
-        if order not in ORDERS:
-            raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+        check_order(order)
         self.e = engine
         self.f = feats
         self.feed_first = order == "solvitaire"

@@ -82,20 +82,19 @@ class Kernels:
         self.ready = True
         return time.perf_counter() - t0
 
-    def admits(self, seconds: float, warn: bool = True, instead: str | None = None) -> bool:
+    def admits(self, seconds: float, instead: str | None = None) -> bool:
         """May a solve with ``seconds`` of its limit left run compiled? Yes once loaded (or with numba off:
         nothing to load); else only with :data:`KERNEL_LOAD_S` left for a load from numba's cache, or, when
         the cache lacks the kernels for this source, with ``compile_s`` more for the compile (module
-        docstring); a cold cache refused writes one line on stderr (``warn``; ``instead``: the backend that
-        runs in this one's place)."""
+        docstring); a cold cache refused writes one line on stderr (``instead``: the backend that runs in this
+        one's place)."""
         if self.ready or not HAVE_NUMBA:
             return True
         if seconds < KERNEL_LOAD_S:
             return False
         if seconds >= KERNEL_LOAD_S + self.compile_s or all_cached(self.entries()):
             return True
-        if warn:
-            _warn_cold(self.name, self.compile_s, seconds, instead)
+        _warn_cold(self.name, self.compile_s, seconds, instead)
         return False
 
     def compiles(self, seconds: float, instead: str) -> bool:
