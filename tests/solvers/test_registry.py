@@ -98,9 +98,11 @@ def test_the_planner_needs_unified_planning_and_an_engine(monkeypatch: pytest.Mo
         ({"unified_planning", "up_pyperplan", "up_fast_downward"}, ["fast-downward", "pyperplan"]),
     ]:
         monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name, p=present: name in p or None)
+        registry.importable.cache_clear()  # answers are kept a process; this fakes the import system
         assert registry.available_engines() == engines
         assert registry.planner_supports(rules) is bool(engines)
     monkeypatch.undo()
+    registry.importable.cache_clear()
     assert not Entry("x", "m", "C", requires=("no_such_package_zz",)).installed()
     assert Entry("x", "m", "C", requires=("json",)).installed()
 
