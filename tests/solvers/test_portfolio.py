@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 
 from patience.deals import deal
-from patience.rules import load_game
+from patience.engine import Engine
+from patience.instance import Instance
+from patience.rules import RuleSet, load_game
 from patience.solvers import base
-from patience.solvers.base import Limits, Status, get_solver, solve
+from patience.solvers.base import Backend, Entry, Limits, Result, Status, get_solver, solve
 from patience.solvers.portfolio import STAGES_BY_RULES, PortfolioOptions, free_cells_without_stock
+from patience.validate import replay
 
 from .oracle import small_deal, truth
 
@@ -130,3 +133,29 @@ def test_a_stage_that_would_run_uncompiled_runs_its_fallback(monkeypatch: pytest
     res = solve(deal("freecell", 1, "portable", {"ranks": 5}), "portfolio", Limits(seconds=20))
     assert res.status is Status.SOLVED and any(k.startswith("planning_") for k in res.stats)
     assert not any("-jit" in k or "jit_" in k for k in res.stats)
+
+
+class _OneMove(Backend):
+    """A stage claiming a win with one legal move (not a win): the claim must not pass as the portfolio's."""
+
+    name = "one-move"
+
+    def supports(self, rules: RuleSet) -> bool:
+        return True
+
+    def _solve(self, instance: Instance, limits: Limits) -> Result:
+        eng = Engine(instance)
+        return Result(Status.SOLVED, (eng.move_to_json(eng.legal_moves()[0]),), {"nodes": 1.0})
+
+
+def test_a_stage_win_is_replayed_once_as_the_portfolios(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The portfolio replays the stage's win itself, once (a stage does not replay it first), and a stage's
+    claim the validator rejects is the portfolio's ERROR, never SOLVED."""
+    calls = []
+    monkeypatch.setattr(base, "replay", lambda inst, moves: calls.append(len(moves)) or replay(inst, moves))
+    inst = deal("freecell", 3, "ms")
+    res = get_solver("portfolio", stages=(("planning-jit", 1.0),)).solve(inst, Limits(seconds=20))
+    assert res.status is Status.SOLVED and calls == [len(res.solution or ())]
+    monkeypatch.setitem(base.BACKENDS, "one-move", Entry("one-move", __name__, "_OneMove"))
+    bad = get_solver("portfolio", stages=(("one-move", 1.0),)).solve(inst, Limits(seconds=20))
+    assert bad.status is Status.ERROR and "portfolio returned a solution the validator rejects" in bad.message

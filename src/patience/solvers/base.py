@@ -189,8 +189,10 @@ class Backend(abc.ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "solve" in cls.__dict__:
-            raise TypeError(f"{cls.__name__} overrides Backend.solve: write _solve instead (solvers/base.py)")
+        for final in ("solve", "run_unvalidated"):
+            if final in cls.__dict__:
+                where = f"{cls.__name__} overrides Backend.{final}"
+                raise TypeError(f"{where}: write _solve instead (solvers/base.py)")
 
     @abc.abstractmethod
     def supports(self, rules: RuleSet) -> bool:
@@ -210,6 +212,21 @@ class Backend(abc.ABC):
 
     def solve(self, instance: Instance, limits: Limits) -> Result:
         """Check support, time :meth:`_solve`, and validate its solution (module docstring). Final."""
+        result = self.run_unvalidated(instance, limits)
+        if result.status is Status.SOLVED:
+            report = replay(instance, list(result.solution or ()))
+            if not (report.ok and report.won):
+                return replace(
+                    result,
+                    status=Status.ERROR,
+                    message=f"{self.name} returned a solution the validator rejects: {report.message()}",
+                )
+        return result
+
+    def run_unvalidated(self, instance: Instance, limits: Limits) -> Result:
+        """:meth:`solve` without the replay of a win: only for a backend whose own ``_solve`` runs other
+        backends and hands back their result, which its own :meth:`solve` then replays (portfolio: one
+        replay of 100 moves is 1.4 ms of a 6 ms MS FreeCell solve). Final."""
         reason = _refusal(instance.rules, instance.game, self.name, self.supports)
         if reason is not None:
             return Result(Status.UNSUPPORTED, backend=self.name, message=reason)
@@ -222,16 +239,7 @@ class Backend(abc.ABC):
         if result.max_cards is not None:  # the keys the store, report and CLI read
             stats["max_cards_removed"] = float(result.max_cards.best)
             stats["max_cards_bound"] = float(result.max_cards.bound)
-        result = replace(result, stats=stats, backend=self.name)
-        if result.status is Status.SOLVED:
-            report = replay(instance, list(result.solution or ()))
-            if not (report.ok and report.won):
-                return replace(
-                    result,
-                    status=Status.ERROR,
-                    message=f"{self.name} returned a solution the validator rejects: {report.message()}",
-                )
-        return result
+        return replace(result, stats=stats, backend=self.name)
 
 
 Solver = Backend  # the former protocol's name

@@ -147,7 +147,8 @@ class Portfolio(Backend):
                 break
             seconds = left if i == last else min(left, limits.seconds * share)
             name = self.options.backend(name, instance.rules, seconds) or name
-            result = get_solver(name).solve(instance, replace(limits, seconds=seconds))
+            # A stage's win is handed back as this backend's, which Backend.solve replays: once, not twice.
+            result = get_solver(name).run_unvalidated(instance, replace(limits, seconds=seconds))
             for key, value in result.stats.items():
                 stats[f"{name}_{key}"] = value
             if result.max_cards is not None and (best is None or result.max_cards.best > best.best):
