@@ -11,7 +11,12 @@ from patience.instance import Instance
 from patience.rules import RuleSet, load_game
 from patience.solvers import base
 from patience.solvers.base import Backend, Entry, Limits, Result, Status, get_solver, solve
-from patience.solvers.portfolio import STAGES_BY_RULES, PortfolioOptions, free_cells_without_stock
+from patience.solvers.portfolio import (
+    STAGES_BY_RULES,
+    PortfolioOptions,
+    free_cells_without_stock,
+    runs_foundations,
+)
 from patience.validate import replay
 
 from .oracle import small_deal, truth
@@ -52,14 +57,17 @@ def test_first_stage_that_decides_answers() -> None:
         ("klondike-thoughtful", "dfs-jit"),  # a stock
         ("thirty-six", "dfs-jit"),  # a stock, no cells
         ("streets-and-alleys", "dfs-jit"),  # no cells
+        ("spiderette-runs", "planning-jit"),  # complete-run foundations
+        ("spiderette", "dfs-jit"),  # the same game with single cards home
     ],
 )
 def test_stages_follow_the_rule_features(game: str, first: str) -> None:
-    """Free cells and no stock: planning-jit first; the rest dfs-jit first. The shares are the table's."""
+    """Free cells and no stock, or complete-run foundations: planning-jit first; the rest dfs-jit first.
+    The shares are the table's."""
     rules = load_game(game).rules
     stages = PortfolioOptions().stages_for(rules)
     assert stages[0][0] == first and {n for n, _ in stages} == {"dfs-jit", "planning-jit"}
-    assert free_cells_without_stock(rules) is (first == "planning-jit")
+    assert (free_cells_without_stock(rules) or runs_foundations(rules)) is (first == "planning-jit")
     assert stages == next(s for when, s in STAGES_BY_RULES if when(rules))
 
 
