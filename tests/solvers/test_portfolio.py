@@ -21,7 +21,7 @@ from patience.validate import replay
 
 from .oracle import small_deal, truth
 
-GAMES = ["freecell", "klondike-thoughtful", "canfield", "spider", "east-haven"]
+GAMES = ["freecell", "klondike-thoughtful", "canfield", "spider", "spider-runs", "east-haven"]
 
 
 @pytest.mark.parametrize("game", GAMES)
