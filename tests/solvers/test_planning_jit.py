@@ -238,3 +238,18 @@ def test_brute_force_oracle_agrees(game: str) -> None:
         got = solve(small_deal(game, seed), "planning-jit", Limits(seconds=30))
         want = Status.SOLVED if truth(game, seed) else Status.UNSOLVABLE
         assert got.status in (want, Status.UNKNOWN), (game, seed, got.status, got.message)
+
+
+@pytest.mark.parametrize("seconds", [1e-6, 10.0])
+def test_race_turns_are_counted_not_timed(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """MS FreeCell 169 takes the race 56k expansions, many turns: its answer is the same whether timed
+    chunks would be tiny or huge, since a turn is RACE_TURN expansions (the same race at any load)."""
+    from patience.solvers.generic_kernel import bestfirst
+    from patience.solvers.planning_jit import RACE_TURN
+
+    inst = deal("freecell", 169, "ms")
+    base = get_solver("planning-jit").solve(inst, Limits(seconds=60))
+    assert base.status is Status.SOLVED and base.stats["expansions"] > 4 * RACE_TURN
+    monkeypatch.setattr(bestfirst, "CHUNK_SECONDS", seconds)
+    again = get_solver("planning-jit").solve(inst, Limits(seconds=60))
+    assert again.stats["expansions"] == base.stats["expansions"] and again.solution == base.solution

@@ -6,11 +6,12 @@ of :data:`ORDERS`: greedy with FIFO or LIFO ties (``planning``'s greedy, node fo
 (``g + 2 h``, the weight ``planning``'s ``astar`` mode defaults to) with FIFO or LIFO ties and no reopening
 (a state met again is dropped, as in greedy: only the order changes, so a complete search keeps the same
 states and an UNSOLVABLE is as sound). By default (``ties="race"``) the ``racers``, weighted A* with LIFO
-ties and greedy with FIFO ties, take turns chunk by chunk until one is decisive, each with an equal share of
-the memory: on MS FreeCell 1-1000 (at most 150k expansions a deal) greedy FIFO and LIFO leave 11 deals each
-undecided and their race 3 (286, 479, 829), while weighted A* decides all 1000 in 1.68M (LIFO) and
-1.75M (FIFO) expansions against greedy's 3.6M and 3.8M and more; a race costs at most the racers' count
-times the faster one (benchmarks/out/planning_jit_speed_v2.md). ``ties="auto"`` runs greedy the way
+ties and greedy with FIFO ties, take turns of :data:`RACE_TURN` expansions until one is decisive (turns
+counted, not timed: the same race at any load), each with an equal share of the memory: on MS FreeCell
+1-1000 (at most 150k expansions a deal) greedy FIFO and LIFO leave 11 deals each undecided and their race
+3 (286, 479, 829), while weighted A* decides all 1000 in 1.68M (LIFO) and 1.75M (FIFO) expansions against
+greedy's 3.6M and 3.8M and more; a race costs at most the racers' count times the faster one
+(benchmarks/out/planning_jit_speed_v2.md). ``ties="auto"`` runs greedy the way
 ``planning``'s ``auto`` mode does: FIFO ties for half the time (left after loading the kernels:
 :mod:`.jit_budget`), then, if that is not decisive, LIFO ties
 from scratch for the rest (each run gets the whole node limit, as in ``planning``).
@@ -80,6 +81,9 @@ ORDERS: dict[str, tuple[bool, tuple[int, int]]] = {
 }
 TIES = ("race", "auto", *ORDERS)
 RACERS = ("wlifo", "fifo")  # the default race (module docstring)
+# Expansions a racer's turn: counted, not timed, so a race takes the same turns at any load (a node limit
+# gives the same answer every run). About 4-8 ms compiled, 0.1-0.2 s uncompiled (the deadline's grain).
+RACE_TURN = 2048
 _FIRED = ("fired_deal", "fired_home", "fired_partial", "fired_return")  # run()'s counts, DOMINANCES order
 
 
@@ -172,13 +176,15 @@ class PlanningJitSolver(Backend):
 def race(
     engine: Engine, heuristic: str, opts: PlanningJitOptions, deadline: float, limits: Limits
 ) -> list[dict]:
-    """The searches of ``opts.racers`` taking turns, a chunk each (about 30 ms), each with an equal share of
-    the memory budget and the whole node limit, until one is decisive (won or complete: the others are
-    dropped) or all stop; their results (a dropped search's: its counts so far), the deciding or last one
-    last. A search not yet started when another decides never allocates anything."""
+    """The searches of ``opts.racers`` taking turns, :data:`RACE_TURN` expansions each, each with an equal
+    share of the memory budget and the whole node limit, until one is decisive (won or complete: the
+    others are dropped) or all stop; their results (a dropped search's: its counts so far), the deciding
+    or last one last. A search not yet started when another decides never allocates anything."""
     packed = _pack(engine, opts)  # shared: each search copies the state
     share = 1.0 / len(opts.racers)
-    runs = {o: start(engine, heuristic, opts, o, deadline, limits, share, packed) for o in opts.racers}
+    runs = {
+        o: start(engine, heuristic, opts, o, deadline, limits, share, packed, RACE_TURN) for o in opts.racers
+    }
     counts = {o: (0, 0, 0) for o in runs}
     ended: list[dict] = []
     while runs:
@@ -223,9 +229,11 @@ def start(
     limits: Limits,
     memory_share: float = 1.0,
     packed: tuple | None = None,
+    chunk: int = 0,
 ) -> Generator[tuple[int, int, int], None, dict]:
-    """:func:`search` as :func:`.generic_kernel.bestfirst.steps`: a generator stepping it chunk by chunk;
-    ``memory_share``: the part of the memory budget it may take; ``packed``: :func:`_pack`'s, if made."""
+    """:func:`search` as :func:`.generic_kernel.bestfirst.steps`: a generator stepping it chunk by chunk
+    (``chunk`` expansions each, or timed chunks if 0); ``memory_share``: the part of the memory budget it
+    may take; ``packed``: :func:`_pack`'s, if made."""
     from .generic_kernel import bestfirst
 
     S, L, C, frame, flags = packed or _pack(engine, opts)
@@ -234,7 +242,7 @@ def start(
     cap = -1 if limits.nodes is None else limits.nodes
     return bestfirst.steps(S, L, C, frame=frame, flags=flags, heuristic=heuristic, lifo=lifo,
                            deadline=deadline, node_cap=cap, memory_bytes=memory, jit=opts.jit,
-                           priority=priority)  # fmt: skip
+                           priority=priority, chunk=chunk)  # fmt: skip
 
 
 def _pack(engine: Engine, opts: PlanningJitOptions) -> tuple:

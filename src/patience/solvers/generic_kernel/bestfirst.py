@@ -429,10 +429,12 @@ def steps(
     memory_bytes: float,
     jit: bool = True,
     priority: tuple[int, int] = (1, 0),
+    chunk: int = 0,
 ) -> Generator[tuple[int, int, int], None, dict]:
     """Greedy best-first search from the packed state ``S`` (not changed), rules ``L``/``C`` (:mod:`.pack`),
-    yielding (expansions, generated, navigation) after each chunk of about :data:`CHUNK_SECONDS` (so two
-    searches can take turns: planning-jit's ``race``); the generator's value is the result.
+    yielding (expansions, generated, navigation) after each chunk (so two searches can take turns:
+    planning-jit's ``race``); the generator's value is the result. ``chunk`` > 0: that many expansions a
+    chunk, so turns fall at the same nodes at any load; 0: chunks sized to about :data:`CHUNK_SECONDS`.
 
     ``flags``: (safe_deal, safe_home, partial_pile, no_return); ``heuristic``: a key of :data:`HEURISTICS`;
     ``priority``: ``(ha, gd)``, a node's bucket ``ha * (h2 + P) + gd * depth`` ((1, 0): greedy; (1, 1):
@@ -474,7 +476,8 @@ def steps(
     st = np.zeros(NST, dtype=np.int64)
     st[_BEST] = S[L[_ONFND]]
     won = bool(S[L[_ONFND]] == L[_NCARDS])
-    chunk = CHUNK_COMPILED if is_compiled else CHUNK_PYTHON
+    fixed = chunk > 0
+    chunk = chunk if fixed else CHUNK_COMPILED if is_compiled else CHUNK_PYTHON
     stop = ""
     code = WON if won else CHUNK
     rehash = K.functions(is_compiled)["rehash"]
@@ -517,7 +520,7 @@ def steps(
         if code != CHUNK:
             break
         spent = time.perf_counter() - now
-        if int(st[_EXP]) - before >= chunk:
+        if not fixed and int(st[_EXP]) - before >= chunk:
             chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 16), 1 << 20))
         yield int(st[_EXP]), int(st[_GENC]), int(st[_NAV])
     moves: list[int] = []
