@@ -25,12 +25,13 @@ searches of dfs and planning compiled node for node, on the games their kernel c
 on the others (:attr:`PortfolioOptions.fallbacks`), and wherever the kernels would run as plain Python
 (numba off, or a cold cache with no time to compile), which is slower than dfs's and planning's own Python.
 
-Soundness: each stage is a complete backend behind the contract. A stage's SOLVED was replayed by the
-validator, and its UNSOLVABLE is that backend's proof (a complete search with only the dominances proven
-in :mod:`.dominance`), so the first verdict is the answer; an UNKNOWN stage only passes the rest of the
-time on. Nothing is shared between stages (no table, no bound), so no stage's prune can leak into
-another's proof. The stages are chosen from the rule-set alone, before any search, so their order changes
-which stage answers and how fast, never what a verdict rests on.
+Soundness: each stage is a complete backend behind the contract. A stage's SOLVED is handed back as the
+portfolio's and replayed by the validator in the portfolio's own :meth:`~.base.Backend.solve` (once: the stage
+runs through :meth:`~.base.Backend.run_unvalidated`), and its UNSOLVABLE is that backend's proof (a complete
+search with only the dominances proven in :mod:`.dominance`), so the first verdict is the answer; an UNKNOWN
+stage only passes the rest of the time on. Nothing is shared between stages (no table, no bound), so no
+stage's prune can leak into another's proof. The stages are chosen from the rule-set alone, before any search,
+so their order changes which stage answers and how fast, never what a verdict rests on.
 """
 
 from __future__ import annotations
