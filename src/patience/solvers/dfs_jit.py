@@ -31,7 +31,7 @@ from ..instance import Instance
 from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
 from .base import Backend, Limits, MaxCards, Reason, Result, Status
-from .dfs_prune import DEFAULT_ORDER, Features, check_order, features
+from .dfs_prune import DEFAULT_ORDER, Features, check_order, features, feeds_first
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 from .jit_budget import Kernels
@@ -182,7 +182,7 @@ def _phases(
     memory = float(limits.memory_mb or DEFAULT_MEMORY_MB) * _MB
     home, partial, deal_ = "safe_home" in dom.on, "partial_pile" in dom.on, "safe_deal" in dom.on
     ret = "no_return" in dom.on
-    feed_first = opts.order == "solvitaire"
+    feed_first = feeds_first(opts.order)
     phases = []
     share = opts.streamline_share
     if share > 0:

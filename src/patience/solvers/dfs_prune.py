@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..engine import CELL, EMPTY, FOUNDATION, STOCK, TABLEAU, WASTE, Engine, Move
 from ..rules import RuleSet
 
-__all__ = ["DEFAULT_ORDER", "ORDERS", "Features", "Pruner", "check_order", "features"]
+__all__ = ["DEFAULT_ORDER", "ORDERS", "Features", "Pruner", "check_order", "features", "feeds_first"]
 
 ORDERS = ("solvitaire", "wolter")
 DEFAULT_ORDER = "solvitaire"  # benchmarks/out/move_order.md
@@ -33,6 +33,13 @@ def check_order(order: str) -> None:
     """ValueError naming ``order`` unless it is one of :data:`ORDERS` (the searches' options ask this)."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+
+
+def feeds_first(order: str) -> bool:
+    """Does ``order`` try cards from cells, the reserve and the waste before tableau moves (``solvitaire``)?
+    The one answer :meth:`Pruner.score` and the compiled kernel's ``_score`` (its flag) both read."""
+    check_order(order)
+    return order == "solvitaire"
 
 
 @dataclass(frozen=True)
@@ -57,10 +64,9 @@ class Pruner:
     """Per-engine helpers: streamliner filters, the colour key and the move order."""
 
     def __init__(self, engine: Engine, feats: Features, order: str = DEFAULT_ORDER) -> None:
-        check_order(order)
         self.e = engine
         self.f = feats
-        self.feed_first = order == "solvitaire"
+        self.feed_first = feeds_first(order)
 
     # Streamliners --------------------------------------------------------------------------------
     def stays_home_suit(self, m: Move) -> bool:
