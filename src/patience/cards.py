@@ -156,9 +156,20 @@ class Deck:
         """Text form of a card in this deck."""
         return card.text(self.standard)
 
+    def names(self) -> tuple[str, ...]:
+        """``names()[code]``: the text of the card with that code (:meth:`code`), for every code; built
+        once a deck (cached), so writers of many moves look a name up instead of building a Card."""
+        return _code_names(self.suits, self.ranks, self.standard)
+
     def parse(self, text: str) -> Card:
         """Parse a card and check it belongs to this deck."""
         card = parse_card(text)
         if not self.contains(card):
             raise CardError(f"card {text!r} is not in a deck of {self.suits} suits x {self.ranks} ranks")
         return card
+
+
+@functools.lru_cache(maxsize=64)
+def _code_names(suits: int, ranks: int, standard: bool) -> tuple[str, ...]:
+    """:meth:`Deck.names` of a deck of ``suits`` x ``ranks`` (copies share codes, so decks do not matter)."""
+    return tuple(Card(c % ranks + 1, c // ranks).text(standard) for c in range(suits * ranks))
