@@ -7,6 +7,7 @@ import pytest
 
 from patience.deals import deal
 from patience.instance import Instance, InstanceError, load_instance
+from patience.rules import list_games
 
 
 def _bh() -> dict:
@@ -96,3 +97,75 @@ def test_bad_gaps_grids_name_the_cell(mutate, message: str) -> None:
     mutate(data["layout"]["grid"])
     with pytest.raises(InstanceError, match=message):
         Instance.from_json(data)
+
+
+def _check_cards_reference(deck, lay, rules) -> None:  # type: ignore[no-untyped-def]
+    """instance._check_cards before it counted without paths (commit 97ed629), verbatim."""
+    from collections import Counter
+
+    from patience.instance import hole_start_cards
+
+    counts: Counter = Counter()
+    for path, card in lay.located_cards():
+        counts[card] += 1
+        if counts[card] > deck.decks:
+            raise InstanceError(f"{path}: duplicate card {deck.text(card)}")
+        if rules.gaps.rows and card.rank == 1:
+            raise InstanceError(f"{path}: aces are removed in Gaps (a gap is null)")
+    f = rules.foundations
+    if f.kind == "hole" and f.start:
+        for i, (pile, expect) in enumerate(zip(lay.foundations, hole_start_cards(rules), strict=True)):
+            if pile and pile[0] != expect:
+                raise InstanceError(
+                    f"layout.foundations[{i}][0]: the hole starts with {deck.text(expect)}, "
+                    f"got {deck.text(pile[0])}"
+                )
+    if f.kind == "suits" and f.initial == "aces":
+        for i, pile in enumerate(lay.foundations):
+            if len(pile) != 1 or pile[0].rank != 1:
+                raise InstanceError(f"layout.foundations[{i}]: must hold exactly one ace")
+    aside = rules.deck.dealt and rules.deck.dealt < deck.size
+    missing = [
+        c
+        for c in sorted(set(deck.cards()))
+        if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1) and not aside
+    ]
+    if missing:
+        shown = ", ".join(deck.text(c) for c in missing[:8])
+        more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+        raise InstanceError(f"layout: missing card(s) {shown}{more}")
+
+
+def _outcome(check, inst, lay) -> str:  # type: ignore[no-untyped-def]
+    try:
+        check(inst.deck, lay, inst.rules)
+    except Exception as err:  # noqa: BLE001 - the error itself is compared
+        return f"{type(err).__name__}: {err}"
+    return "ok"
+
+
+@pytest.mark.parametrize("game", [g.name for g in list_games()])
+def test_card_check_says_what_the_path_by_path_check_said(game: str) -> None:
+    """Random card swaps, copies, removals and foreign objects: the same verdict and message as before."""
+    import random
+    from dataclasses import replace
+
+    from patience.cards import Card
+    from patience.instance import _check_cards
+
+    inst = deal(game, 3)
+    rng = random.Random(game)
+    spots = [(name, i, j) for name in ("tableau", "foundations", "grid")
+             for i, pile in enumerate(getattr(inst.layout, name)) for j in range(len(pile))]  # fmt: skip
+    assert _outcome(_check_cards, inst, inst.layout) == "ok"
+    for _ in range(30):
+        piles = {n: [list(p) for p in getattr(inst.layout, n)] for n in ("tableau", "foundations", "grid")}
+        for _ in range(rng.randint(1, 3)):
+            name, i, j = rng.choice(spots)
+            other = rng.choice(spots)
+            piles[name][i][j] = rng.choice([
+                piles[other[0]][other[1]][other[2]],  # a copy of another card (or a gap)
+                Card(1, 0), Card(rng.randint(1, 30), rng.randint(0, 9)), None, "AS",
+            ])  # fmt: skip
+        lay = replace(inst.layout, **{k: tuple(tuple(p) for p in v) for k, v in piles.items()})
+        assert _outcome(_check_cards, inst, lay) == _outcome(_check_cards_reference, inst, lay)

@@ -7,6 +7,7 @@ cannot be replayed against another deal by mistake.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -14,7 +15,7 @@ import re
 import stat
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -438,9 +439,45 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
             raise InstanceError(f"layout.{name}: {plural(have, 'card')}, the rules deal {want}")
 
 
+def _layout_cards(lay: Layout) -> list[Card]:
+    """The cards of :meth:`Layout.located_cards`, in its order, without their paths."""
+    cards = [c for pile in lay.tableau for c in pile]
+    cards += [c for pile in lay.foundations for c in pile]
+    cards += [c for c in lay.cells if c is not None]
+    cards += [*lay.reserve, *lay.stock, *lay.waste]
+    cards += [c for row in lay.grid for c in row if c is not None]
+    return cards
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_cards(deck: Deck) -> tuple[Card, ...]:
+    """The deck's distinct cards, sorted: the same for every deal of a deck (sorting 52 Cards, whose
+    comparisons are Python code, took a third of a deal's check)."""
+    return tuple(sorted(set(deck.cards())))
+
+
 def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
     """Every card of the deck exactly as often as the deck holds it (Gaps: aces are the gaps); with
-    ``deck.dealt`` cards set aside, each at most as often (the shape check counts the cards dealt)."""
+    ``deck.dealt`` cards set aside, each at most as often (the shape check counts the cards dealt).
+
+    The cards are counted once without their paths (tuples hash in C, a Card's hash is Python code); a
+    layout with a card too many, a Gaps ace or anything but Cards goes through :func:`_check_located`,
+    which names the first such card in located order (the same checks, card by card)."""
+    gaps = bool(rules.gaps.rows)
+    cards = _layout_cards(lay)
+    try:
+        counts = Counter([(c.rank, c.suit) for c in cards])
+    except AttributeError:
+        counts = None
+    aces = gaps and counts is not None and any(c.rank == 1 for c in cards)
+    if counts is None or aces or max(counts.values(), default=0) > deck.decks:
+        _check_located(deck, lay, rules)
+        return
+    _check_rest(deck, lay, rules, lambda c: counts[c.rank, c.suit])
+
+
+def _check_located(deck: Deck, lay: Layout, rules: RuleSet) -> None:
+    """:func:`_check_cards` card by card, with each card's path."""
     counts: Counter[Card] = Counter()
     for path, card in lay.located_cards():
         counts[card] += 1
@@ -448,6 +485,12 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
             raise InstanceError(f"{path}: duplicate card {deck.text(card)}")
         if rules.gaps.rows and card.rank == 1:
             raise InstanceError(f"{path}: aces are removed in Gaps (a gap is null)")
+    _check_rest(deck, lay, rules, counts.__getitem__)
+
+
+def _check_rest(deck: Deck, lay: Layout, rules: RuleSet, count: Callable[[Card], int]) -> None:
+    """:func:`_check_cards` after the count: hole start cards, foundation aces, missing cards (``count``:
+    how often the layout holds a card)."""
     f = rules.foundations
     if f.kind == "hole" and f.start:
         for i, (pile, expect) in enumerate(zip(lay.foundations, hole_start_cards(rules), strict=True)):
@@ -463,8 +506,8 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
     aside = rules.deck.dealt and rules.deck.dealt < deck.size
     missing = [
         c
-        for c in sorted(set(deck.cards()))
-        if counts[c] < deck.decks and not (rules.gaps.rows and c.rank == 1) and not aside
+        for c in _deck_cards(deck)
+        if count(c) < deck.decks and not (rules.gaps.rows and c.rank == 1) and not aside
     ]
     if missing:
         shown = ", ".join(deck.text(c) for c in missing[:8])
