@@ -153,3 +153,17 @@ def test_spellings_of_overrides_deal_one_instance(game: str, generator: str, spe
     for over in spellings:
         data = {**first.to_json(), "rules": over}
         assert Instance.from_json(data).sha256 == first.sha256
+
+
+MS_EDGES = [1, 2, 617, 11982, 31999, 32000, 32001, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**33 - 1]
+
+
+@pytest.mark.parametrize("seed", MS_EDGES)
+def test_ms_order_is_the_order_of_pysols_board(seed: int) -> None:
+    """The MS deal read off pysol-cards' shuffle is the one its FreeCell board text deals."""
+    from pysol_cards.random_base import RandomBase
+
+    from patience.generators import _columns_to_order, _ms_order, _pysol_board
+
+    board = _pysol_board("freecell", seed, RandomBase.DEALS_MS)
+    assert _ms_order(seed, RandomBase.DEALS_MS) == _columns_to_order(board, 8)
