@@ -53,7 +53,7 @@ def test_a_guard_under_its_limit_watches_and_stops() -> None:
         del block
     assert not guard.tripped
     assert guard.peak_mb >= start + 48  # the watcher recorded the peak, not just the size at entry
-    assert guard._done is not None and guard._done.is_set()  # the watcher returned on exit, not left polling
+    assert not guard.watched  # the watcher let it go on exit, and does not poll for it
 
 
 def test_memory_out_through_the_cli() -> None:
@@ -85,7 +85,7 @@ def test_work_done_before_its_deadline_is_untouched() -> None:
     with guard:
         pass
     time.sleep(0.1 + 0.25)  # past the deadline and its grace: the guard has stopped, nothing fires late
-    assert not guard.timed_out and guard._done is not None and guard._done.is_set()
+    assert not guard.timed_out and not guard.watched
 
 
 def test_guard_waits_for_an_import_to_finish(tmp_path, monkeypatch) -> None:
@@ -145,3 +145,66 @@ def test_a_short_limit_does_not_start_a_kernel_load() -> None:
     p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["unknown", "0.0", "True"], p.stdout
+
+
+def test_guards_in_a_row_share_one_sleeping_watcher() -> None:
+    """Deals in a row each enter a guard: one watcher thread serves them, asleep until a deadline (no poll
+    without a memory limit), and a guard whose deadline comes before the watcher's next look wakes it."""
+    import threading
+
+    from patience.memguard import _WATCHER, GRACE_S
+
+    for _ in range(50):
+        with MemoryGuard(None, deadline=time.perf_counter() + 30):
+            pass
+    threads = threading.active_count()
+    t0 = time.perf_counter()
+    with MemoryGuard(None, deadline=t0 + 30) as far:
+        assert far.watched and _WATCHER.wake_at <= t0 + 30 + GRACE_S
+        time.sleep(0.05)
+    assert threading.active_count() == threads  # no thread a guard
+    t0 = time.perf_counter()
+    guard = MemoryGuard(None, deadline=t0 + 0.1)  # sooner than the watcher's next look: it is woken
+    with pytest.raises(KeyboardInterrupt), guard:
+        while time.perf_counter() < t0 + 30:
+            pass
+    assert guard.timed_out and not guard.watched
+    assert 0.1 + GRACE_S <= time.perf_counter() - t0 < 0.1 + GRACE_S + 2
+
+
+def test_a_guard_left_early_does_not_fire_for_the_next() -> None:
+    """The watcher wakes at a left guard's deadline, finds the next guard, and fires that one at its own."""
+    from patience.memguard import GRACE_S
+
+    t0 = time.perf_counter()
+    with MemoryGuard(None, deadline=t0 + 0.05):
+        pass
+    guard = MemoryGuard(None, deadline=t0 + 0.6)
+    with pytest.raises(KeyboardInterrupt), guard:
+        while time.perf_counter() < t0 + 30:
+            pass
+    late = time.perf_counter() - t0
+    assert guard.timed_out and 0.6 + GRACE_S <= late < 0.6 + GRACE_S + 2
+
+
+def test_a_forked_child_has_its_own_watcher() -> None:
+    """Threads do not survive a fork: a child's guard is watched by a watcher of its own."""
+    import os
+
+    with MemoryGuard(None, deadline=time.perf_counter() + 30):
+        pass  # the parent's watcher runs
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if its guard fires
+        code = 1
+        try:
+            guard = MemoryGuard(None, deadline=time.perf_counter() + 0.05)
+            with guard:
+                end = time.perf_counter() + 10
+                while time.perf_counter() < end:
+                    pass
+        except KeyboardInterrupt:
+            code = 0 if guard.timed_out else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

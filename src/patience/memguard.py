@@ -4,7 +4,8 @@ base, or that still runs :data:`GRACE_S` after its ``--limit``.
 The base is fixed, :data:`BASE_MB`: what the process holds before any search, with every backend
 loaded (measured: 40 MB for the interpreter and the command line, 96 MB with OR-Tools and
 python-constraint imported, 213 MB once numba's hole kernels are loaded, 224 MB after a small solve with
-each backend), rounded up. A daemon thread reads ``/proc/self/statm`` every :data:`POLL_S` seconds;
+each backend), rounded up. A daemon thread (one a process, for every entered guard: :class:`_Watcher`)
+reads ``/proc/self/statm`` every :data:`POLL_S` seconds while a guard with a memory limit is entered;
 past ``BASE_MB + max_mb`` it interrupts the main
 thread exactly as Ctrl-C does (:func:`_thread.interrupt_main`), so every backend stops the way it stops
 for Ctrl-C (numba chunks end, CP-SAT's search is stopped, Python loops raise), and the command line
@@ -82,11 +83,91 @@ def atomic(thread_id: int) -> bool:
     return False
 
 
+class _Watcher:
+    """The one watcher thread of a process, for every entered guard: it sleeps until the earliest moment
+    one of them needs a look (the next poll of a guard with a memory limit, else a deadline plus its
+    grace) and fires the guards that are past their limit.
+
+    Why one sleeping thread, not one a guard: a thread started by each guard, and joined as it is left,
+    cost 0.2-0.45 ms of a 7 ms MS FreeCell deal (each start and each join hands the GIL over between two
+    threads, at the scheduler's pace on busy cores; the 10 ms polls of a deadline-only guard as well). A
+    guard entered or left wakes nothing unless it needs a look before the watcher's next one, and the
+    watcher does not look in between: with a deadline and no memory limit it sleeps till the deadline.
+    Fired and left guards go out of :attr:`guards` under :attr:`lock`, so nothing fires after a guard's
+    exit. A forked child starts afresh (:meth:`reset`): threads do not survive a fork."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.lock = threading.Lock()
+        self.guards: list[MemoryGuard] = []  # entered, not yet left nor fired
+        self.wake = threading.Event()  # set: look again now
+        self.wake_at = float("inf")  # when the watcher looks next (perf_counter), under lock
+        self.started = False
+
+    def add(self, guard: MemoryGuard) -> None:
+        """Watch ``guard`` (entered on the main thread); starts the thread at the first guard."""
+        with self.lock:
+            self.guards.append(guard)
+            due = guard._due(time.perf_counter())
+            sooner = due < self.wake_at
+            if sooner:
+                self.wake_at = due
+            start, self.started = not self.started, True
+        if start:  # a bare thread: threading.Thread.start() waits until the new thread has run
+            _thread.start_new_thread(self._run, ())
+        elif sooner:
+            self.wake.set()
+
+    def _run(self) -> None:
+        try:
+            self._loop()
+        finally:  # not expected; the next guard starts a new watcher
+            with self.lock:
+                self.started = False
+
+    def _loop(self) -> None:
+        while True:
+            with self.lock:
+                guards = list(self.guards)
+            limited = [g for g in guards if g.limit_mb is not None]
+            now_mb = rss_mb() if limited else None
+            for g in guards:
+                g._look(now_mb, self)
+            with self.lock:
+                now = time.perf_counter()
+                self.wake_at = min((g._due(now) for g in self.guards), default=float("inf"))
+                self.wake.clear()
+                left = None if self.wake_at == float("inf") else min(max(self.wake_at - now, 0.0), _NAP_S)
+            self.wake.wait(left)
+
+    def fire(self, guard: MemoryGuard, over: bool) -> None:
+        """Interrupt the main thread for ``guard`` unless it has been left (or fired) meanwhile."""
+        with self.lock:
+            if guard not in self.guards:
+                return
+            self.guards.remove(guard)
+            guard.tripped, guard.timed_out = over, not over
+            _thread.interrupt_main(signal.SIGINT)
+
+
+_NAP_S = 60.0  # the watcher's longest sleep with a guard entered (a wait's timeout is bounded)
+_WATCHER = _Watcher()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WATCHER.reset)
+
+
+def _checkpoint() -> None:
+    """A Python call: CPython handles a pending signal (the guard's interrupt) as such a call begins."""
+
+
 class MemoryGuard:
     """``with MemoryGuard(max_mb, deadline) as guard:`` -- KeyboardInterrupt in the main thread past the
     memory limit, or ``GRACE_S`` past ``deadline`` (a :func:`time.perf_counter` time); ``guard.tripped``
     (memory) and ``guard.timed_out`` then tell it apart from Ctrl-C. With neither limit it guards nothing,
     and so does a guard entered off the main thread (its interrupt could not reach the work it guards).
+    The process's one watcher thread (:class:`_Watcher`) watches every entered guard.
 
     The interrupt needs Python's SIGINT handler: where SIGINT is ignored (a pool worker), the guard takes
     the default handler back while it is entered, so a Ctrl-C then also raises there.
@@ -100,9 +181,7 @@ class MemoryGuard:
         self.tripped = False
         self.timed_out = False
         self._main = threading.main_thread().ident or 0
-        self._stop = threading.Event()
-        self._fire = threading.Lock()  # firing and leaving exclude each other: no interrupt after the exit
-        self._done: threading.Event | None = None  # set by the watcher as it returns
+        self._watched = False  # entered and handed to the watcher
         self._ignored_sigint = False  # SIGINT was ignored on entry: restored on exit
 
     @property
@@ -110,28 +189,33 @@ class MemoryGuard:
         """The resident size at which the guard fires (base + max_mb)."""
         return None if self.max_mb is None else self.base_mb + self.max_mb
 
-    def _run(self) -> None:
-        try:
-            self._watch()
-        finally:
-            self._done.set()  # type: ignore[union-attr]
+    @property
+    def watched(self) -> bool:
+        """Is the watcher watching this guard now (entered, not left, not fired)?"""
+        with _WATCHER.lock:
+            return self in _WATCHER.guards
 
-    def _watch(self) -> None:
+    def _late(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline + GRACE_S
+
+    def _due(self, now: float) -> float:
+        """When the watcher must next look at this guard: a memory limit is polled every ``POLL_S``; a
+        deadline is looked at once it has passed with its grace (then every ``POLL_S`` while the main
+        thread is in work that must not be cut)."""
+        late = self._late()
+        if self.limit_mb is not None or late <= now:
+            return min(now + POLL_S, late) if late > now else now + POLL_S
+        return late
+
+    def _look(self, now_mb: float | None, watcher: _Watcher) -> None:
+        """One look by the watcher: the resident size ``now_mb`` (None: not read) and the clock."""
         limit = self.limit_mb
-        late = None if self.deadline is None else self.deadline + GRACE_S
-        while not self._stop.wait(POLL_S):
-            now = rss_mb() if limit is not None else None
-            if now is not None:
-                self.peak_mb = max(self.peak_mb, now)
-            over = now is not None and limit is not None and now > limit
-            past = late is not None and time.perf_counter() > late
-            if (over or past) and not atomic(self._main):
-                with self._fire:
-                    if self._stop.is_set():  # the guarded block is over
-                        return
-                    self.tripped, self.timed_out = over, not over
-                    _thread.interrupt_main(signal.SIGINT)
-                return
+        if now_mb is not None and limit is not None:
+            self.peak_mb = max(self.peak_mb, now_mb)
+        over = now_mb is not None and limit is not None and now_mb > limit
+        past = time.perf_counter() > self._late()
+        if (over or past) and not atomic(self._main):
+            watcher.fire(self, over)
 
     def __enter__(self) -> MemoryGuard:
         on_main = threading.current_thread() is threading.main_thread()
@@ -140,21 +224,22 @@ class MemoryGuard:
             if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
                 self._ignored_sigint = True
-            # A bare thread: threading.Thread.start() waits until the new thread has run, and right after a
-            # compiled search that wait was 3.3 ms of a 14 ms MS FreeCell deal at load 3.2 (the scheduler
-            # is slow to run a new thread on busy cores; waking a sleeping one, as __exit__ does, is fast).
-            self._done = threading.Event()
-            _thread.start_new_thread(self._run, ())
+            self._watched = True
+            _WATCHER.add(self)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
     ) -> None:
         try:
-            with self._fire:
-                self._stop.set()
-            if self._done is not None:
-                self._done.wait()  # an interrupt fired just before surfaces here, inside the block's caller
+            if self._watched:
+                self._watched = False
+                w = _WATCHER
+                with w.lock:  # inline, no Python call before the removal: nothing fires after it
+                    if self in w.guards:
+                        w.guards.remove(self)
+                if self.tripped or self.timed_out:
+                    _checkpoint()  # an interrupt fired just before surfaces here, inside the block's caller
         finally:
             if self._ignored_sigint:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
