@@ -135,7 +135,8 @@ class Generator:
             raise DealError(why)
         layout = self.layout(g, seed)
         try:
-            return Instance.build(g, layout, g.overrides, {"generator": self.name, "seed": seed})
+            # The overrides come from g itself (build records g.overrides): not computed twice.
+            return Instance.build(g, layout, source={"generator": self.name, "seed": seed})
         except InstanceError as err:
             raise DealError(f"the {self.name} deal does not fit the rules of {g.name}: {err}") from None
 
@@ -435,7 +436,11 @@ def _ms_order(seed: int, which: int) -> list[Card]:
 
     cards = shuffle(createCards(1, 13), seed, which)
     cards.reverse()
-    return [Card(c.rank, _PYSOL_SUITS[c.suit]) for c in cards]
+    return [_MS_CARDS[c.suit * 13 + c.rank - 1] for c in cards]
+
+
+# Our Card of pysol-cards' suit s, rank r at s * 13 + r - 1 (Cards are immutable: every deal shares them).
+_MS_CARDS = tuple(Card(r, _PYSOL_SUITS[s]) for s in range(4) for r in range(1, 14))
 
 
 def _columns_to_order(text: str, piles: int) -> list[Card]:
