@@ -140,3 +140,11 @@ def test_uncompiled_functions_agree() -> None:
     rng = random.Random(3)
     for game in ("freecell", "king-albert", "northwest-territory", "fan"):
         classes_agree(walk(small(game, 1), 40, rng, jit=False))
+
+
+def test_inlined_helpers_are_kernel_helpers() -> None:
+    """Every name numba is told to inline is a registered kernel helper (a typo would silently inline
+    nothing and cost the compiled searches half their speed)."""
+    names = {h.__name__ for h in kernel._HELPERS}
+    assert kernel._INLINED and kernel._INLINED <= names
+    assert not kernel._INLINED & {"_apply", "_undo", "_gen"}  # inlined at every call site: minutes to compile

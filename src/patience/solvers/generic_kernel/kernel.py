@@ -45,6 +45,7 @@ cached (``cache=True``); the first compile on a machine takes tens of seconds (`
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -1104,6 +1105,14 @@ _HELPERS = (
     _redeal, _to_spaces, _apply, _undo, _init_hash, _key, _slot, _store, _rehash, _refill, _moved_card,
     _suit_heights, _safe_home, _all_home, _partial_ok, _returns_home, _stays_home_suit, _score, _children,
 )  # fmt: skip
+# Helpers numba inlines into every caller (``inline="always"``, in its own IR, before LLVM): a call that is
+# not inlined passes each array as 7 words and the tuple ``L`` as 54, so the moves' small helpers cost more in
+# argument copies than in work. These are the ones that pay (benchmarks/out/kernel_inline.md); inlining more,
+# or ``_apply`` and ``_undo`` themselves, only lengthens the compile.
+_INLINED = frozenset({
+    "_transfer", "_take", "_put", "_repile", "_pile_pop", "_pile_push", "_cell_set", "_found_push",
+    "_found_pop", "_card_moves", "_to_spaces",
+})  # fmt: skip
 _COMPILED: dict[str, Callable[..., Any]] | None = None
 COMPILE_SECONDS = 0.0  # time the first compiled() call took in this process (compile or cache load)
 
@@ -1116,11 +1125,18 @@ def compiled() -> dict[str, Callable[..., Any]] | None:
         t0 = time.perf_counter()
         try:
             from numba import njit
+            from numba.core.errors import NumbaIRAssumptionWarning
             from numba.extending import register_jitable
         except ImportError:  # pragma: no cover - a broken numba install
             return None
-        for helper in _HELPERS:
-            register_jitable(helper)  # callable from compiled code; the Python function is unchanged
+        # numba's "internal pedantic check" flags the loop variables of every inlined helper as out of scope
+        # (hundreds of lines a compile); the compiled searches visit the Python ones' states (tests).
+        warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
+        for helper in _HELPERS:  # callable from compiled code; the Python function is unchanged
+            if helper.__name__ in _INLINED:
+                register_jitable(inline="always")(helper)
+            else:
+                register_jitable(helper)
         # Without numba's reference counting: nothing here allocates, and with it every helper LLVM does not
         # inline increfs and decrefs each array it is passed, on every call (61% of planning-jit's loop:
         # bestfirst's docstring).
