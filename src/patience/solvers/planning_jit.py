@@ -3,18 +3,26 @@
 The search of :mod:`.generic_kernel.bestfirst` (the informed heuristic of :mod:`.heuristics` on the packed
 state, the proven dominances of :mod:`.dominance`, 128-bit keys in the kernel's table) in one of the orders
 of :data:`ORDERS`: greedy with FIFO or LIFO ties (``planning``'s greedy, node for node), or weighted A*
-(``g + 2 h``, the weight ``planning``'s ``astar`` mode defaults to) with FIFO or LIFO ties and no reopening
-(a state met again is dropped, as in greedy: only the order changes, so a complete search keeps the same
-states and an UNSOLVABLE is as sound). By default (``ties="race"``) the ``racers``, weighted A* with LIFO
-ties and greedy with FIFO ties, take turns of :data:`RACE_TURN` expansions until one is decisive (turns
-counted, not timed: the same race at any load), each with an equal share of the memory: on MS FreeCell
-1-1000 (at most 150k expansions a deal) greedy FIFO and LIFO leave 11 deals each undecided and their race
-3 (286, 479, 829), while weighted A* decides all 1000 in 1.68M (LIFO) and 1.75M (FIFO) expansions against
-greedy's 3.6M and 3.8M and more; a race costs at most the racers' count times the faster one
-(benchmarks/out/planning_jit_speed_v2.md). ``ties="auto"`` runs greedy the way
+(``g + w h``, ``w`` 1, 2 (the weight ``planning``'s ``astar`` mode defaults to) or 3) with FIFO or LIFO
+ties and no reopening (a state met again is dropped, as in greedy: only the order changes, so a complete
+search keeps the same states and an UNSOLVABLE is as sound).
+
+By default (``ties="race"``) the ``racers``, ``g + 3h`` with FIFO ties and ``g + h`` with LIFO ties, take
+turns of :data:`RACE_TURN` expansions until one is decisive (turns counted, not timed: the same race at any
+load), each with an equal share of the memory. The pair was chosen on expansions, which are counts and so
+the same at any load (benchmarks/out/planning_jit_racers.md):
+
+* MS FreeCell 1-1000, at most 150k expansions an order: the best pairs of 14 orders cost 1.28-1.38M
+  expansions (this pair 1.38M), against 1.64M for the former race (``g + 2h`` LIFO with greedy FIFO).
+* Out of sample, MS 1001-3000: 2.50M against 3.49M, with every deal decided (the former race left 2).
+* Solvitaire's seeds 1-20 of the 40 kernel games, at most 60k an order: 617 deals decided against 607, in
+  5% fewer expansions. Thirty Six and Will O' The Wisp lose 1-2 deals; Mrs Mop runs, Stronghold,
+  Beleaguered Castle and 7 more gain.
+
+A race costs at most the racers' count times the faster one. ``ties="auto"`` runs greedy the way
 ``planning``'s ``auto`` mode does: FIFO ties for half the time (left after loading the kernels:
-:mod:`.jit_budget`), then, if that is not decisive, LIFO ties
-from scratch for the rest (each run gets the whole node limit, as in ``planning``).
+:mod:`.jit_budget`), then, if that is not decisive, LIFO ties from scratch for the rest (each run gets the
+whole node limit, as in ``planning``).
 Rules: :func:`.generic_kernel.kernel_supports` (``dfs-jit``'s), with the heuristics the kernel's games get
 (suit and run foundations); anything else is UNSUPPORTED.
 
@@ -73,14 +81,17 @@ def _entries() -> list[object]:
 KERNELS = Kernels(_load, _entries, compile_s=75.0, name="planning-jit")
 # The search orders: (lifo, (ha, gd)) for bestfirst.steps; the "w" ones are weighted A* (weight 2, ties FIFO
 # or LIFO, no reopening: a search-order change only, duplicates dropped as in greedy).
+# order: (LIFO ties, bestfirst's (ha, gd)); a node's bucket is ha * 2h + gd * g, so weight 2 * ha / gd on h.
 ORDERS: dict[str, tuple[bool, tuple[int, int]]] = {
-    "fifo": (False, (1, 0)),
+    "fifo": (False, (1, 0)),  # greedy
     "lifo": (True, (1, 0)),
-    "wfifo": (False, (1, 1)),
+    "wfifo": (False, (1, 1)),  # g + 2h
     "wlifo": (True, (1, 1)),
+    "w3fifo": (False, (3, 2)),  # g + 3h
+    "w1lifo": (True, (1, 2)),  # g + h
 }
 TIES = ("race", "auto", *ORDERS)
-RACERS = ("wlifo", "fifo")  # the default race (module docstring)
+RACERS = ("w3fifo", "w1lifo")  # the default race (module docstring)
 # Expansions a racer's turn: counted, not timed, so a race takes the same turns at any load (a node limit
 # gives the same answer every run). About 4-8 ms compiled, 0.1-0.2 s uncompiled (the deadline's grain).
 RACE_TURN = 2048
