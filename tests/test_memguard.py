@@ -208,3 +208,25 @@ def test_a_forked_child_has_its_own_watcher() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_rss_of_a_forked_child_is_the_childs() -> None:
+    """rss_mb keeps /proc/self/statm open; a forked child reads its own process, not its parent's."""
+    import os
+
+    assert rss_mb() is not None  # the parent's descriptor is open
+    parent_before = rss_mb() or 0.0
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if its own growth shows
+        code = 1
+        try:
+            before = rss_mb() or 0.0
+            block = b"z" * (96 * 2**20)
+            after = rss_mb() or 0.0
+            code = 0 if after - before >= 80 else 2
+            del block
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (rss_mb() or 0.0) < parent_before + 80  # the child's block is not the parent's
