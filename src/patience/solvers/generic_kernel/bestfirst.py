@@ -54,6 +54,11 @@ dominances (``_children``, ``_safe_home``)          1%      3%
 =================================================  ======  =====
 
 7.02 s -> 4.50 s for the same expansions (52,290 -> 81,622 a second, load 5.4-5.7).
+
+Since then numba inlines the kernel's move helpers (``kernel._INLINED``) and this module's own (``_INLINED``)
+into the loop: a call it does not inline copies the 54 rule fields and 7 words an array. On the same kind of
+run (MS 1-200, FIFO, 20,000 expansions a deal at most, load 1.5-2.5): 223k-265k, then 559k-613k, then
+740k-755k expansions a second (benchmarks/out/kernel_inline.md).
 """
 
 from __future__ import annotations
@@ -380,6 +385,9 @@ def search(st, tab, S, L, C, HS, Z, parent, move, flip, depth, nxt, head, tail, 
 
 # Compilation and the chunked runner ---------------------------------------------------------------------
 _HELPERS = (_h2_suits, _h2_runs, _h2, _children, _goto, _open_push)
+# All of them inlined into the loop (kernel._INLINED: a call copies 54 rule fields and 7 words an array):
+# greedy FIFO on MS 1-200, 304,041 expansions, 480k-628k -> 740k-755k a second (load about 1.5).
+_INLINED = frozenset(h.__name__ for h in _HELPERS)
 
 
 @functools.cache
@@ -389,12 +397,12 @@ def compiled() -> Callable[..., Any] | None:
     Without numba's reference counting (``_nrt=False``: the loop allocates nothing, so it needs none):
     every kernel helper LLVM does not inline (``_apply``, ``_undo``, ``_gen``, ...) otherwise increfs and
     decrefs each array it is passed, on every call (module docstring: the profile)."""
-    return jit_on_kernel(search, _HELPERS, __file__, _nrt=False)
+    return jit_on_kernel(search, _HELPERS, __file__, inline=_INLINED, _nrt=False)
 
 
 _NODE_BYTES = 4 + 8 + 4 + 4 + 4  # parent, move, flip, depth, nxt (the open list's links)
 _SLOT_BYTES = 16
-_MIN_NODES = 1 << 14
+_MIN_NODES = 1 << 12  # a 256 KiB table to start: most deals need no more, and zeroed pages cost
 CHUNK_COMPILED = 1 << 10  # expansions in the first call; later calls aim at CHUNK_SECONDS each
 CHUNK_PYTHON = 32
 CHUNK_SECONDS = 0.03
