@@ -1,4 +1,5 @@
-"""moves_to_json: the same JSON as move_to_json move by move, in every game (its fast path looks names up)."""
+"""move_to_json and moves_to_json: the card names and locations they look up are the ones the deck and
+``_loc`` compute, in every game."""
 
 from __future__ import annotations
 
@@ -8,18 +9,29 @@ import pytest
 
 from patience.cards import Deck
 from patience.deals import deal
-from patience.engine import CELL, EMPTY, FOUNDATION, Engine, moves_to_json, unsupported
+from patience.engine import CELL, EMPTY, FOUNDATION, REDEAL, Engine, moves_to_json, unsupported
+from patience.engine.notation import _loc
 from patience.rules import list_games
 
 GAMES = [g.name for g in list_games() if not unsupported(g.rules)]
 
 
 def _reference(inst, moves):  # type: ignore[no-untyped-def]
-    """moves_to_json as it was: move_to_json of each move before it is applied."""
+    """The JSON moves computed as move_to_json did before its lookups: each card's text through the deck,
+    each location through ``_loc``, read before the move is applied (a redeal as move_to_json writes it)."""
     e = Engine(inst)
     out = []
     for m in moves:
-        out.append(e.move_to_json(m))
+        if m == REDEAL:
+            out.append(e.move_to_json(m))
+        else:
+            src, si, dst, di, cnt = m
+            d = {}
+            card = e.moved_card(m)
+            if card is not None:
+                d["card"] = e.deck.text(e.deck.card(card))
+            d.update({"from": _loc(src, si, e.R), "to": _loc(dst, di, e.R), "count": cnt})
+            out.append(d)
         e.apply(m)
     return tuple(out)
 
