@@ -169,3 +169,10 @@ def test_card_check_says_what_the_path_by_path_check_said(game: str) -> None:
             ])  # fmt: skip
         lay = replace(inst.layout, **{k: tuple(tuple(p) for p in v) for k, v in piles.items()})
         assert _outcome(_check_cards, inst, lay) == _outcome(_check_cards_reference, inst, lay)
+
+
+def test_layout_cards_are_the_located_cards_without_paths() -> None:
+    """Layout.cards (what the card check counts) lists exactly Layout.located_cards' cards, in its order."""
+    for g in list_games():
+        lay = deal(g.name, 1).layout
+        assert lay.cards() == [c for _, c in lay.located_cards()], g.name

@@ -129,8 +129,18 @@ class Layout:
     waste: tuple[Card, ...] = ()
     grid: tuple[tuple[Card | None, ...], ...] = ()
 
+    def cards(self) -> list[Card]:
+        """Every card, as :meth:`located_cards` lists them but without their paths (the card check counts
+        these: building a path string a card was most of its time)."""
+        cards = [c for pile in self.tableau for c in pile]
+        cards += [c for pile in self.foundations for c in pile]
+        cards += [c for c in self.cells if c is not None]
+        cards += [*self.reserve, *self.stock, *self.waste]
+        cards += [c for row in self.grid for c in row if c is not None]
+        return cards
+
     def located_cards(self) -> Iterator[tuple[str, Card]]:
-        """Every card with its JSON path, in a fixed order."""
+        """Every card with its JSON path, in a fixed order (:meth:`cards`' order)."""
         for i, pile in enumerate(self.tableau):
             for j, c in enumerate(pile):
                 yield f"layout.tableau[{i}][{j}]", c
@@ -439,16 +449,6 @@ def _check_shape(rules: RuleSet, lay: Layout) -> None:
             raise InstanceError(f"layout.{name}: {plural(have, 'card')}, the rules deal {want}")
 
 
-def _layout_cards(lay: Layout) -> list[Card]:
-    """The cards of :meth:`Layout.located_cards`, in its order, without their paths."""
-    cards = [c for pile in lay.tableau for c in pile]
-    cards += [c for pile in lay.foundations for c in pile]
-    cards += [c for c in lay.cells if c is not None]
-    cards += [*lay.reserve, *lay.stock, *lay.waste]
-    cards += [c for row in lay.grid for c in row if c is not None]
-    return cards
-
-
 @functools.lru_cache(maxsize=64)
 def _deck_cards(deck: Deck) -> tuple[Card, ...]:
     """The deck's distinct cards, sorted: the same for every deal of a deck (sorting 52 Cards, whose
@@ -464,7 +464,7 @@ def _check_cards(deck: Deck, lay: Layout, rules: RuleSet) -> None:
     layout with a card too many, a Gaps ace or anything but Cards goes through :func:`_check_located`,
     which names the first such card in located order (the same checks, card by card)."""
     gaps = bool(rules.gaps.rows)
-    cards = _layout_cards(lay)
+    cards = lay.cards()
     try:
         counts = Counter([(c.rank, c.suit) for c in cards])
     except AttributeError:
