@@ -57,18 +57,13 @@ def jit_on_kernel(
     **options: Any,
 ) -> Callable[..., Any] | None:
     """``fn`` compiled by numba (cached on disk, ``options`` passed to ``njit``) with its module's ``helpers``
-    made jitable (those named in ``inline`` inlined into every caller, as :data:`kernel._INLINED`), or None
+    made jitable (those named in ``inline`` inlined into every caller: :func:`kernel.register`), or None
     when numba is off (:func:`kernel.compiled` is None; that call also registers the kernel's own helpers)."""
     if K.compiled() is None:
         return None
     from numba import njit
-    from numba.extending import register_jitable
 
-    for helper in helpers:
-        if helper.__name__ in inline:
-            register_jitable(inline="always")(helper)
-        else:
-            register_jitable(helper)
+    K.register(helpers, inline)
     compiled = njit(cache=True, **options)(fn)  # nothing loaded from the cache before its first call
     drop_stale_cache(module_file, cache_dir(compiled))
     return compiled

@@ -1126,17 +1126,12 @@ def compiled() -> dict[str, Callable[..., Any]] | None:
         try:
             from numba import njit
             from numba.core.errors import NumbaIRAssumptionWarning
-            from numba.extending import register_jitable
         except ImportError:  # pragma: no cover - a broken numba install
             return None
         # numba's "internal pedantic check" flags the loop variables of every inlined helper as out of scope
         # (hundreds of lines a compile); the compiled searches visit the Python ones' states (tests).
         warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
-        for helper in _HELPERS:  # callable from compiled code; the Python function is unchanged
-            if helper.__name__ in _INLINED:
-                register_jitable(inline="always")(helper)
-            else:
-                register_jitable(helper)
+        register(_HELPERS, _INLINED)
         # Without numba's reference counting: nothing here allocates, and with it every helper LLVM does not
         # inline increfs and decrefs each array it is passed, on every call (61% of planning-jit's loop:
         # bestfirst's docstring).
@@ -1151,6 +1146,18 @@ def compiled() -> dict[str, Callable[..., Any]] | None:
         }
         COMPILE_SECONDS = time.perf_counter() - t0
     return _COMPILED
+
+
+def register(helpers: tuple[Callable[..., Any], ...], inline: frozenset[str]) -> None:
+    """Make ``helpers`` callable from compiled code (the Python functions are unchanged), those named in
+    ``inline`` inlined into every caller (:data:`_INLINED`); numba must be importable."""
+    from numba.extending import register_jitable
+
+    for helper in helpers:
+        if helper.__name__ in inline:
+            register_jitable(inline="always")(helper)
+        else:
+            register_jitable(helper)
 
 
 def functions(jit: bool = True) -> dict[str, Callable[..., Any]]:
