@@ -39,9 +39,18 @@ from typing import Any
 
 import numpy as np
 
-from ..interrupt import deferred
+from . import kernel_runner
 from .generic_kernel.kernel import _mix, _refill, _rehash, _slot, _store  # the table and its hash, shared
 from .hole_kernel import HAVE_NUMBA
+from .kernel_runner import CHUNK, COMPLETE, GROW, MEMORY, WON
+from .kernel_runner import CLEARS as _CLEARS
+from .kernel_runner import DEPTH as _DEPTH
+from .kernel_runner import GEN as _GEN
+from .kernel_runner import HITS as _HITS
+from .kernel_runner import NODES as _NODES
+from .kernel_runner import NTAB as _NTAB
+from .kernel_runner import PEAK as _PEAK
+from .kernel_runner import SP as _SP
 from .registry import GAPS_KERNEL_MAX_REDEALS as MAX_REDEALS
 
 __all__ = ["HAVE_NUMBA", "Packed", "compiled", "entry_points", "pack", "run", "to_move", "warm_up"]
@@ -54,10 +63,6 @@ NL = 13
 GAP = -1  # the engine's EMPTY
 REDEAL = -1  # the packed redeal move
 # The permutation table holds redeals x (cells + 1) x cells int64: MAX_REDEALS caps it (registry predicate).
-# st[] fields of search().
-_DEPTH, _SP, _NODES, _HITS, _NTAB, _PEAK, _GEN, _CLEARS = range(8)
-NST = 8
-CHUNK, WON, COMPLETE, GROW, MEMORY = 0, 1, 2, 3, 4
 _ONE = np.uint64(1)
 _ZSEED = 0x5A17_6A95  # the Zobrist words' seed: any fixed value (keys are compared within one search)
 
@@ -418,13 +423,6 @@ def functions(jit: bool = True) -> dict[str, Callable[..., Any]]:
     return {"search": search, "rehash": _rehash, "init_hash": _init_hash}
 
 
-SLOT_BYTES = 16  # a 128-bit key per slot; the table is kept at most half full
-_MIN_SLOTS = 1 << 14
-CHUNK_COMPILED = 1 << 12  # nodes in the first call; later calls aim at CHUNK_SECONDS each
-CHUNK_PYTHON = 256
-CHUNK_SECONDS = 0.03
-
-
 def run(
     p: Packed,
     *,
@@ -434,79 +432,14 @@ def run(
     jit: bool = True,
     chunk: int | None = None,
 ) -> dict:
-    """Search from the packed state (``p`` is left as it was). ``node_cap`` < 0: no node limit. Returns
-    won, complete, stop ("time", "nodes", "memory" or ""), moves (packed, the win's), nodes, hits (states met
-    in the table or on the path), peak_bytes, clears (times the full table was emptied) and compiled."""
+    """Search from the packed state (``p`` is left as it was) with :func:`.kernel_runner.run`: ``node_cap``
+    < 0 is no node limit; the result's moves are packed (:func:`to_move`)."""
     fn = functions(jit)
-    is_compiled = fn["search"] is not search
-    S, L, Z, frame = p.S.copy(), p.L, p.Z, p.frame
-    H = np.zeros(2, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        fn["init_hash"](S, L, Z, H)
-    max_slots = _MIN_SLOTS  # the largest table, with the half-size one it grows from, fits the budget
-    while 3 * max_slots * SLOT_BYTES <= memory_bytes:
-        max_slots *= 2
-    tab = np.zeros(2 * _MIN_SLOTS, dtype=np.uint64)
-    depth_n = 256
-    stk = np.zeros(max(4 * frame, 1024), dtype=np.int64)
-    path, fb = np.zeros(depth_n, dtype=np.int64), np.zeros(depth_n, dtype=np.int64)
-    ka, kb = np.zeros(depth_n, dtype=np.uint64), np.zeros(depth_n, dtype=np.uint64)
-    tmp = np.zeros(max(int(L[_NG]), 1), dtype=np.int64)
-    st = np.zeros(NST, dtype=np.int64)
-    st[_GEN] = 1
-    with np.errstate(over="ignore"):
-        ka[0], kb[0] = H[0] | _ONE, H[1]
-        _store(tab, -1 - _slot(tab, ka[0], kb[0]), ka[0], kb[0])
-    st[_NTAB] = st[_PEAK] = 1
-    adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
-    chunk = chunk or (CHUNK_COMPILED if is_compiled else CHUNK_PYTHON)
-    stop = ""
-    code = CHUNK
-    while True:
-        now = time.perf_counter()
-        if now >= deadline:
-            stop = "time"
-            break
-        stop_at = int(st[_NODES]) + chunk
-        if node_cap >= 0:
-            stop_at = min(stop_at, node_cap)
-        before = int(st[_NODES])
-        with deferred(), np.errstate(over="ignore"):
-            code = fn["search"](st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb, tmp)
-        if code == GROW:
-            if 2 * (st[_NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
-                new = np.zeros(2 * len(tab), dtype=np.uint64)
-                with np.errstate(over="ignore"):
-                    fn["rehash"](tab, new)
-                tab = new
-            if st[_SP] + frame > len(stk):
-                stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
-            if st[_DEPTH] + 2 > len(path):
-                path, fb, ka, kb = (np.concatenate([a, np.zeros_like(a)]) for a in (path, fb, ka, kb))
-            continue
-        if code == MEMORY:
-            stop = "memory"
-            break
-        if code != CHUNK:
-            break
-        if node_cap >= 0 and st[_NODES] >= node_cap:
-            stop = "nodes"
-            break
-        spent = time.perf_counter() - now
-        if adapt and int(st[_NODES]) - before >= chunk:
-            chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 256), 1 << 22))
-    depth = int(st[_DEPTH])
-    return dict(
-        won=code == WON,
-        complete=code == COMPLETE,
-        stop=stop,
-        moves=[int(x) for x in path[:depth]] if code == WON else [],
-        nodes=int(st[_NODES]),
-        hits=int(st[_HITS]),
-        peak_bytes=int(st[_PEAK]) * 2 * SLOT_BYTES,
-        clears=int(st[_CLEARS]),
-        compiled=is_compiled,
-    )
+    tmp = np.zeros(max(int(p.L[_NG]), 1), dtype=np.int64)
+    return kernel_runner.run(
+        fn, p.S.copy(), p.L, p.Z, p.frame, tmp, deadline=deadline, node_cap=node_cap,
+        memory_bytes=memory_bytes, compiled=fn["search"] is not search, chunk=chunk,
+    )  # fmt: skip
 
 
 def entry_points() -> list[Callable[..., Any]]:
