@@ -217,7 +217,8 @@ def backends(rules: RuleSet, ablate: bool = True) -> list[Backend]:
 
     dfs (default; no streamliners; with ``ablate`` each applicable dominance off, and all of them off,
     and for hole games each hole-search prune off, and all off), planning in each mode (with ``ablate``
-    each dominance off in mode auto), and the CP/CSP backends and gaps-jit where they support the rules.
+    each dominance off in mode auto), and the CP/CSP backends, gaps-jit and row-jit where they support the
+    rules.
     Ablated dfs runs have the streamliners off, so the complete search alone decides.
     """
     from patience.solvers.dfs import DfsSolver
@@ -242,7 +243,7 @@ def backends(rules: RuleSet, ablate: bool = True) -> list[Backend]:
         if doms:
             out.append(Backend("dfs-no-dominance", lambda: DfsSolver(streamline_share=0, dominances=())))
             out.append(Backend("planning-no-dominance", lambda: PlanningSolver(dominances=())))
-    for name in ("cpsat", "cpsat-only", "csp", "cpsat-gaps", "gaps-jit"):
+    for name in ("cpsat", "cpsat-only", "csp", "cpsat-gaps", "gaps-jit", "row-jit"):
         out.append(Backend(name, lambda n=name: get_solver(n), complete=name != "cpsat-gaps"))
     return [b for b in out if b.make().supports(rules)]
 

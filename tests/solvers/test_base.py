@@ -73,6 +73,8 @@ def test_unknown_backend_lists_valid_ones() -> None:
         ("klondike-thoughtful", "portfolio"),
         ("gaps-basic-variant", "gaps-jit"),  # compiled dfs for Gaps without redeals
         ("gaps", "gaps-jit"),  # redeals too (their seeded shuffle tabled)
+        ("accordion", "row-jit"),  # compiled dfs for row games of one deck
+        ("accordion-knuth", "row-jit"),
         ("black-hole", "dfs"),
         ("all-in-a-row", "dfs"),
         ("worm-hole", "dfs"),  # the hole search takes its free cell (registry.hole_prefers)

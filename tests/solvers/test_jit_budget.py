@@ -7,7 +7,7 @@ import time
 import pytest
 
 from patience.memguard import KERNEL_LOAD_S
-from patience.solvers import dfs_jit, gaps_jit, jit_budget, planning_jit
+from patience.solvers import dfs_jit, gaps_jit, jit_budget, planning_jit, row_jit
 from patience.solvers.base import Limits
 from patience.solvers.jit_budget import Kernels
 
@@ -58,9 +58,9 @@ def test_loaded_kernels_run_compiled_with_little_time() -> None:
 
 
 def test_each_backend_keeps_its_own() -> None:
-    """dfs-jit, planning-jit and gaps-jit each load their own kernels through one :class:`Kernels`."""
-    got = [dfs_jit.KERNELS, planning_jit.KERNELS, gaps_jit.KERNELS]
-    assert len({id(k) for k in got}) == 3 and all(isinstance(k, Kernels) for k in got)
+    """dfs-jit, planning-jit, gaps-jit and row-jit each load their own kernels (one :class:`Kernels` each)."""
+    got = [dfs_jit.KERNELS, planning_jit.KERNELS, gaps_jit.KERNELS, row_jit.KERNELS]
+    assert len({id(k) for k in got}) == 4 and all(isinstance(k, Kernels) for k in got)
 
 
 def _cold_kernels(calls: list[float], monkeypatch: pytest.MonkeyPatch, cached: bool) -> Kernels:

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from patience.solvers import dfs_jit, gaps_jit, hole_kernel, jit_cache, planning_jit
+from patience.solvers import dfs_jit, gaps_jit, hole_kernel, jit_cache, planning_jit, row_jit
 from patience.solvers.jit_budget import Kernels
 from patience.solvers.jit_cache import all_cached, cached
 
@@ -46,8 +46,8 @@ def test_a_function_is_cached_once_compiled_and_until_its_source_changes(tmp_pat
 
 @pytest.mark.parametrize(
     "kernels",
-    [dfs_jit.KERNELS, planning_jit.KERNELS, gaps_jit.KERNELS, hole_kernel.KERNELS],
-    ids=["dfs-jit", "planning-jit", "gaps-jit", "hole"],
+    [dfs_jit.KERNELS, planning_jit.KERNELS, gaps_jit.KERNELS, row_jit.KERNELS, hole_kernel.KERNELS],
+    ids=["dfs-jit", "planning-jit", "gaps-jit", "row-jit", "hole"],
 )
 def test_a_warmed_cache_holds_every_entry_point(kernels: Kernels) -> None:
     """After a backend's load (what ``python -m patience.solvers.warm`` runs), the check finds every

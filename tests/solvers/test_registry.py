@@ -27,6 +27,7 @@ from patience.solvers.registry import (
     kernel_supports,
     planner_supports,
     rearrangement_prefers,
+    row_kernel_supports,
     several_holes_prefers,
 )
 
@@ -42,6 +43,7 @@ PREDICATES = (
     gaps_kernel_supports,
     kernel_supports,
     planner_supports,
+    row_kernel_supports,
 )
 GAPS_JIT = {"engine_supports", "gaps_kernel_supports"}
 
@@ -64,6 +66,10 @@ GAPS_JIT = {"engine_supports", "gaps_kernel_supports"}
         # the compiled kernel's games; the PDDL planner's are those PDDL can state (face-down cards cannot)
         ("freecell", {}, {"engine_supports", "rearrangement_prefers", "kernel_supports", "planner_supports"}),
         ("klondike", {}, {"engine_supports", "rearrangement_prefers", "kernel_supports"}),
+        # row games: row-jit's key needs distinct tops, so one deck
+        ("accordion", {}, {"engine_supports", "row_kernel_supports"}),
+        ("accordion-knuth", {}, {"engine_supports", "row_kernel_supports"}),
+        ("accordion", {"decks": 2, "piles": 104}, {"engine_supports"}),
     ],
 )
 def test_predicates_follow_the_rules(
@@ -80,7 +86,7 @@ def test_predicates_follow_the_rules(
 @pytest.mark.parametrize(
     ("game", "over", "picked"),
     [("black-hole", {}, "dfs"), ("binary-star", {}, "hole-portfolio"), ("worm-hole", {}, "dfs"),
-     ("freecell", {}, "portfolio"), ("gaps-basic-variant", {}, "gaps-jit")],
+     ("freecell", {}, "portfolio"), ("gaps-basic-variant", {}, "gaps-jit"), ("accordion", {}, "row-jit")],
 )  # fmt: skip
 def test_auto_picks(game: str, over: dict, picked: str) -> None:
     """auto's choice per rule features: several holes go to the hole search then CP-SAT's model."""
@@ -112,7 +118,7 @@ HEAVY = ["ortools", "numba", "constraint", "unified_planning"]
 BACKEND_MODULES = sorted({e.module for e in base.BACKENDS.values()})
 
 
-@pytest.mark.parametrize("game", ["black-hole", "freecell", "gaps-basic-variant"])
+@pytest.mark.parametrize("game", ["black-hole", "freecell", "gaps-basic-variant", "accordion"])
 def test_support_questions_import_no_backend(game: str) -> None:
     """supporting_backends, unsupported_reason and auto's pick load neither a backend nor its solver."""
     code = (

@@ -16,8 +16,9 @@ __all__ = ["main"]
 
 def main() -> int:
     """Compile (or load) the hole kernel, the generic kernel and its line shortener (dfs-jit), its best-first
-    search (planning-jit) and the Gaps kernel (gaps-jit); print what each took."""
-    from . import gaps_kernel
+    search (planning-jit), the Gaps kernel (gaps-jit) and the row-game kernel (row-jit); print what each
+    took."""
+    from . import gaps_kernel, row_kernel
     from .generic_kernel import bestfirst, kernel, shorten
     from .hole_kernel import HAVE_NUMBA, warm_up
 
@@ -29,9 +30,10 @@ def main() -> int:
     generic = kernel.warm_up() + shorten.warm_up()
     best_first = bestfirst.warm_up()
     gaps = gaps_kernel.warm_up()
+    row = row_kernel.warm_up()
     print(
         f"search kernels ready: hole {hole:.1f} s, generic {generic:.1f} s, best-first {best_first:.1f} s, "
-        f"gaps {gaps:.1f} s "
+        f"gaps {gaps:.1f} s, row {row:.1f} s "
         f"({time.perf_counter() - t0:.1f} s; cached for later runs)"
     )
     return 0
