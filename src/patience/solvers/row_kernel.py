@@ -27,7 +27,10 @@ order, and their top cards (:meth:`Engine.key`), so that is the whole packed sta
 * ``search``: ``dfs``'s loop for a row game. No proven dominance applies to a row game
   (:func:`patience.solvers.dominance.applicable` gives none: no foundations, no stock) and no streamliner
   changes it, so here too: no prune, the same order, the same path and dead-state rejection; while the table
-  never fills it visits the same nodes as ``dfs`` with ``streamline_share=0`` (tests compare counts).
+  never fills it visits the same nodes as ``dfs`` with ``streamline_share=0`` (tests compare counts). The
+  loop is :mod:`.gaps_kernel`'s with this module's move functions: numba does not cache a function that takes
+  other compiled functions as arguments (measured: a cache miss in every process), so each kernel keeps its
+  own copy of the loop rather than recompiling a shared one per process.
 
 The table and the chunked runner are shared (:mod:`.generic_kernel.kernel`'s ``_slot``, ``_store``,
 ``_refill``, ``_rehash``; :mod:`.kernel_runner`). Compiled with ``cache=True`` (the cache dropped when
