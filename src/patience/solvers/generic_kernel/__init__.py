@@ -21,7 +21,8 @@ Stronghold, Siegecraft, King Albert, Raglan, Fan, Somerset, Spanish Patience, Al
 Thirty, Simple Simon, Mrs Mop, Northwest Territory, Klondike (thoughtful), Canfield, Thirty Six, Trigon,
 Spider, Spiderette, Will O' The Wisp (also with run foundations) and East Haven today
 (``tests/solvers/test_generic_kernel.py`` finds them from the predicate, so a new game with these features is
-covered by itself). Not covered: holes (Black Hole, Golf), Gaps, Accordion, Fortune's Favor.
+covered by itself). Not covered: holes (Black Hole, Golf: ``hole_kernel``), Gaps (``gaps_kernel``), Accordion
+(``row_kernel``), Fortune's Favor.
 """
 
 from __future__ import annotations
