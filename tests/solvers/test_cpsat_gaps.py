@@ -7,6 +7,7 @@ import random
 import pytest
 
 from patience.deals import deal
+from patience.engine import EMPTY
 from patience.instance import Instance
 from patience.solvers.base import Limits, Status, get_solver, solve
 from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, family_supports
@@ -97,7 +98,7 @@ def test_fixed_suit_verdicts_match_brute_force_and_dfs(suits: int, ranks: int) -
     for seed in range(12):
         inst = small(BASIC, suits, ranks, seed)
         truth = brute_force(inst)
-        for formulation in ("events", "steps", "visits"):
+        for formulation in ("events", "steps", "visits", "foata"):
             status = _check(inst, truth, formulation)
             assert status is (Status.SOLVED if truth else Status.UNSOLVABLE), (seed, formulation)
         d = solve(inst, "dfs", Limits(seconds=20))
@@ -109,7 +110,7 @@ def test_any_two_never_contradicts_brute_force(suits: int, ranks: int) -> None:
     for seed in range(8):
         inst = small(ONE_DEAL, suits, ranks, seed)
         truth = brute_force(inst)
-        for formulation in ("events", "steps", "visits"):
+        for formulation in ("events", "steps", "visits", "foata"):
             status = _check(inst, truth, formulation)
             # Lost: no proof (UNKNOWN). Won: found within two moves per 2 on every deal tried.
             assert status is (Status.SOLVED if truth else Status.UNKNOWN), (seed, formulation)
@@ -174,7 +175,7 @@ def test_any_two_infeasible_at_guessed_horizon_is_unknown() -> None:
     pytest.fail("no deal needed a 2 to move")
 
 
-@pytest.mark.parametrize("formulation", ["events", "steps", "visits"])
+@pytest.mark.parametrize("formulation", ["events", "steps", "visits", "foata"])
 def test_time_limit_gives_unknown(formulation: str) -> None:
     # Lost; measured at load 4: steps proves it in 11 s, events not within 20 s (4 x 8, the deal used
     # before, took steps only 1.4-1.8 s, so a 2 s limit did not always stop it).
@@ -244,3 +245,99 @@ def test_steps_auto_search_agrees_with_dfs(suits: int, ranks: int) -> None:
 def test_unknown_search() -> None:
     with pytest.raises(ValueError, match="search"):
         CpSatGaps("steps", search="magic")
+
+
+@pytest.mark.parametrize("suits,ranks", [(4, 5), (4, 6)])
+def test_foata_agrees_with_dfs_and_without_its_cut(suits: int, ranks: int) -> None:
+    """"foata" gives dfs's verdicts, and the same with the Foata cut off (plain parallel steps)."""
+    for seed in range(10):
+        inst = small(BASIC, suits, ranks, seed)
+        d = solve(inst, "dfs", Limits(seconds=20)).status
+        assert d in (Status.SOLVED, Status.UNSOLVABLE), seed
+        assert CpSatGaps("foata").solve(inst, Limits(seconds=20)).status is d, seed
+        off = CpSatGaps("foata", normal_form=False).solve(inst, Limits(seconds=20))
+        assert off.status is d, seed
+
+
+@pytest.mark.parametrize("suits,ranks", SHAPES)
+def test_foata_without_its_cut_matches_brute_force(suits: int, ranks: int) -> None:
+    """The ablation: with the Foata cut off the verdicts are the exhaustive search's too."""
+    for seed in range(12):
+        inst = small(BASIC, suits, ranks, seed)
+        truth = brute_force(inst)
+        result = CpSatGaps("foata", normal_form=False).solve(inst, Limits(seconds=20))
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+
+
+def _foata_steps(plays: list[tuple[int, int, int]], width: int) -> list[list[tuple[int, int, int]]]:
+    """The Foata normal form of a play of moves (card, from, to), by read and write sets (written here)."""
+
+    def reads(m: tuple[int, int, int]) -> set[int]:
+        c, q, g = m
+        return {q, g} | ({g - 1} if c % width > 1 else set())
+
+    level: list[int] = []
+    for i, m in enumerate(plays):
+        deps = [
+            level[j]
+            for j, a in enumerate(plays[:i])
+            if a[0] == m[0] or {a[1], a[2]} & reads(m) or {m[1], m[2]} & reads(a)
+        ]
+        level.append(max(deps, default=0) + 1)
+    depth = max(level, default=0)
+    return [[m for m, k in zip(plays, level, strict=True) if k == n] for n in range(1, depth + 1)]
+
+
+def test_foata_constraints_hold_on_the_normal_form_of_random_plays() -> None:
+    """Constraints 2 and 3 of :mod:`cpsat_gaps.foata` hold on the Foata form of random legal plays,
+    and each step of it is legal as a whole from the grid before it (the completeness argument)."""
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(30):
+        inst = small(BASIC, 4, 6, seed)
+        gd = GapsDeal.from_instance(inst)
+        width = gd.R
+        for _ in range(4):
+            g = list(gd.grid)
+            play: list[tuple[int, int, int]] = []
+            for _ in range(60):
+                options = []
+                for p, x in enumerate(g):
+                    if x != EMPTY:
+                        continue
+                    if p % width == 0:
+                        y = (p // width) * width + 1
+                    elif g[p - 1] == EMPTY or g[p - 1] % width == width - 1:
+                        continue
+                    else:
+                        y = g[p - 1] + 1
+                    options.append((y, g.index(y), p))
+                if not options:
+                    break
+                m = rng.choice(options)
+                play.append(m)
+                g[m[1]], g[m[2]] = EMPTY, m[0]
+            grid = list(gd.grid)
+            before: list[int] | None = None
+            prev: list[tuple[int, int, int]] = []
+            for step in _foata_steps(play, width):
+                cards = {c for c, _, _ in step}
+                for c, q, t in step:
+                    assert grid[q] == c and grid[t] == EMPTY  # legal from the grid before the step
+                    assert t % width == 0 if c % width == 1 else grid[t - 1] == c - 1
+                    assert c - 1 not in cards or c % width == 1  # constraint 2
+                    if before is not None:  # constraint 3
+                        moved = {a[0] for a in prev}
+                        assert (
+                            c in moved
+                            or (c % width < width - 1 and c + 1 in moved)
+                            or (c - 1, t - 1) in {(a[0], a[2]) for a in prev}
+                            or before[t] != EMPTY
+                        ), (seed, step)
+                        checked += 1
+                before = list(grid)
+                for c, q, t in step:
+                    grid[q], grid[t] = EMPTY, c
+                prev = step
+            assert grid == g  # the steps replay the play
+    assert checked > 100

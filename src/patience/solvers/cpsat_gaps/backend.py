@@ -5,10 +5,11 @@ Verdicts: a plan is SOLVED. An infeasible model is UNSOLVABLE only when the hori
 :data:`~.model.MAX_MODEL_LITERALS` is not built (UNKNOWN, a memory guard); the time limit covers
 building the model too.
 
-Parameters of "steps" (measured: docs/cpsat-gaps-notes.md): presolve, probing, linearization, symmetry
-detection and SAT inprocessing off, and a fixed search branching on ``mv`` forward in time, a move
-before no move (a depth-first search over plans with clause learning). "events" runs with CP-SAT's
-defaults (1 worker), "visits" with them but no LP (``linearization_level = 0``).
+Parameters of "steps" and "foata" (measured: docs/cpsat-gaps-notes.md): presolve, probing,
+linearization, symmetry detection and SAT inprocessing off, and a fixed search branching on ``mv``
+forward in time, a move before no move (a depth-first search over plans with clause learning).
+"events" runs with CP-SAT's defaults (1 worker), "visits" with them but no LP (``linearization_level =
+0``).
 
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
 :class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay` in
@@ -42,7 +43,7 @@ def _parameters(v: ModelVars, seconds: float, workers: int, search: str = "fixed
     p = solver.parameters
     p.max_time_in_seconds = max(seconds, 0.01)
     p.num_workers = workers
-    if v.formulation == "steps":
+    if v.formulation in ("steps", "foata"):
         # Presolve, probing, symmetry detection and inprocessing cost seconds on this large clausal model
         # and pay nothing back; forward search in time (a DFS with clause learning) refutes best.
         p.cp_model_presolve = False
@@ -76,7 +77,8 @@ class CpSatGapsOptions:
     """Options of ``cpsat-gaps``: ``formulation`` one of :data:`FORMULATIONS`; ``two_moves``: moves
     allowed to each 2 under any-two (no proof, so infeasibility there is UNKNOWN); ``workers``: CP-SAT
     search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`); ``search``:
-    "fixed" (steps: forward in time, a move first) or "auto" (CP-SAT's own branching)."""
+    "fixed" (steps, foata: forward in time, a move first) or "auto" (CP-SAT's own branching);
+    ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation)."""
 
     formulation: str = "steps"
     _: KW_ONLY
@@ -84,6 +86,7 @@ class CpSatGapsOptions:
     workers: int = 1
     order_cut: bool = False
     search: str = "fixed"
+    normal_form: bool = True
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
@@ -113,11 +116,18 @@ class CpSatGaps(Backend):
         if deal.won():
             return self._solved(instance, [], stats)
         size = b.horizon * sum(len(b.reach[c]) for c in deal.cards)
-        if opts.formulation == "steps" and size > MAX_MODEL_LITERALS:
+        if opts.formulation in ("steps", "foata") and size > MAX_MODEL_LITERALS:
             msg = f"model too large: {size} literals, over the limit of {MAX_MODEL_LITERALS}"
             return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.MEMORY)  # a size guard
         try:
-            v = build_model(deal, b, opts.formulation, order_cut=opts.order_cut, deadline=t0 + limits.seconds)
+            v = build_model(
+                deal,
+                b,
+                opts.formulation,
+                order_cut=opts.order_cut,
+                deadline=t0 + limits.seconds,
+                normal_form=opts.normal_form,
+            )
         except OutOfTime:
             return Result(
                 Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME

@@ -1,7 +1,7 @@
 """The CP-SAT models of a Gaps deal: the "steps" and "events" formulations, and decoding a plan.
 
 The third, "visits" (an ordering formulation over move events of fixed card and cell), is in
-:mod:`.visits`.
+:mod:`.visits`; the fourth, "foata" ("steps" with parallel steps in Foata normal form), in :mod:`.foata`.
 
 Notation and the bounds ``ub``, ``dest``, ``reach``, ``arr`` and ``H``: :mod:`.bounds`. "steps" is the
 default: it decides more (measurements: docs/cpsat-gaps-notes.md).
@@ -62,11 +62,12 @@ from ortools.sat.python import cp_model
 
 from .bounds import Bounds
 from .data import GapsDeal
+from .foata import build_foata, decode_foata
 from .visits import build_visits, decode_visits
 
 __all__ = ["FORMULATIONS", "MAX_MODEL_LITERALS", "ModelVars", "OutOfTime", "build_model", "decode"]
 
-FORMULATIONS = ("steps", "events", "visits")  # the first is the default (module docstring)
+FORMULATIONS = ("steps", "events", "visits", "foata")  # the first is the default (module docstring)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class ModelVars:
     formulation: str
     horizon: int
     order_cut: bool = False  # partial-order cut (steps)
+    normal_form: bool = True  # the Foata cut (foata; False: plain parallel steps, an ablation)
     decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
@@ -93,7 +95,7 @@ class OutOfTime(Exception):
     """Model building ran past its deadline (the time limit covers building, not only the search)."""
 
 
-MAX_MODEL_LITERALS = 20_000_000  # steps: horizon x reachable (card, cell) pairs; 4 x 13 needs under 1M
+MAX_MODEL_LITERALS = 20_000_000  # steps, foata: horizon x reachable (card, cell) pairs; 4 x 13 needs under 1M
 
 
 def _on_time(v: ModelVars) -> None:
@@ -108,17 +110,21 @@ def build_model(
     horizon: int | None = None,
     order_cut: bool = False,
     deadline: float = float("inf"),
+    normal_form: bool = True,
 ) -> ModelVars:
-    """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``.
+    """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``;
+    ``normal_form`` False drops the Foata cut of "foata" (:mod:`.foata`).
 
     Raises :class:`OutOfTime` once ``perf_counter()`` passes ``deadline`` (checked every step or card).
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
     T = b.horizon if horizon is None else horizon
-    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut, deadline=deadline)
+    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut, normal_form, deadline=deadline)
     if formulation == "steps":
         _steps(v)
+    elif formulation == "foata":
+        build_foata(v, _goal_rows, _on_time, _clause, _neg, normal_form)
     elif formulation == "visits":
         build_visits(v, _goal_rows, _on_time)
     else:
@@ -392,6 +398,8 @@ def decode(v: ModelVars, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
         return [(c, p) for _, c, p in chosen]
     if v.formulation == "visits":
         return decode_visits(v, solver)
+    if v.formulation == "foata":
+        return decode_foata(v, solver)
     events = []
     for (c, k), a in v.act.items():
         if k and solver.boolean_value(a):
