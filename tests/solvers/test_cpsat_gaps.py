@@ -11,6 +11,7 @@ from patience.engine import EMPTY
 from patience.instance import Instance
 from patience.solvers.base import Limits, Status, get_solver, solve
 from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, family_supports
+from patience.solvers.cpsat_gaps import backend as cpsat_gaps_backend
 from patience.validate import replay
 
 BASIC, ONE_DEAL = "gaps-basic-variant", "gaps-one-deal"
@@ -341,3 +342,23 @@ def test_foata_constraints_hold_on_the_normal_form_of_random_plays() -> None:
                 prev = step
             assert grid == g  # the steps replay the play
     assert checked > 100
+
+
+@pytest.mark.parametrize("suits,ranks", [(3, 4), (4, 5)])
+def test_foata_short_horizons_keep_the_verdicts(
+    monkeypatch: pytest.MonkeyPatch, suits: int, ranks: int
+) -> None:
+    """Constraint 5 of :mod:`cpsat_gaps.foata`: horizons under the proven one give the exhaustive
+    search's verdicts, whether they end the search (won or refuted there) or hand over to a longer one."""
+    monkeypatch.setattr(cpsat_gaps_backend, "FOATA_DEPTHS", (2, 3, 5))
+    decided_short = handed_over = 0
+    for seed in range(12):
+        inst = small(BASIC, suits, ranks, seed)
+        truth = brute_force(inst)
+        result = CpSatGaps("foata").solve(inst, Limits(seconds=20))
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        if "model_horizon" in result.stats:
+            short = result.stats["model_horizon"] < result.stats["horizon"]
+            decided_short += short
+            handed_over += not short
+    assert decided_short and handed_over

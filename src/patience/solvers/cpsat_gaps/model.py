@@ -81,6 +81,7 @@ class ModelVars:
     horizon: int
     order_cut: bool = False  # partial-order cut (steps)
     normal_form: bool = True  # the Foata cut (foata; False: plain parallel steps, an ablation)
+    last_any: Any = None  # foata under a horizon below the proven one: "the last step moves"
     decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
