@@ -196,3 +196,27 @@ def test_brute_force_oracle_agrees(game: str) -> None:
         got = solve(small_deal(game, seed), "dfs-jit", Limits(seconds=30))
         want = Status.SOLVED if truth(game, seed) else Status.UNSOLVABLE
         assert got.status is want, (game, seed, got.status, got.message)
+
+
+def test_the_streamlined_phase_is_sized_in_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a node limit the streamlined phase gets ``share`` of the seconds at STREAMLINE_RATE as a node
+    cap (a load-independent budget), and a deadline of STREAMLINE_SLACK times its share of the time."""
+    from patience.solvers import dfs_jit
+    from patience.solvers.generic_kernel import kernel
+
+    calls: list[tuple[int, float]] = []
+    run = kernel.run
+
+    def spy(*args, **kw):
+        calls.append((kw["node_cap"], kw["deadline"] - time.perf_counter()))
+        return run(*args, **kw)
+
+    monkeypatch.setattr(kernel, "run", spy)
+    get_solver("dfs-jit", streamline_share=0.1).solve(deal("freecell", 1, "ms"), Limits(seconds=2))
+    cap, window = calls[0]
+    assert cap == int(2 * 0.1 * dfs_jit.STREAMLINE_RATE)
+    assert 0.1 * 2 < window <= 0.1 * dfs_jit.STREAMLINE_SLACK * 2
+    calls.clear()
+    solver = get_solver("dfs-jit", streamline_share=0.1)
+    solver.solve(deal("freecell", 1, "ms"), Limits(seconds=2, nodes=5000))
+    assert calls[0][0] == 500  # a node limit: its share, as before

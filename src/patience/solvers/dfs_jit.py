@@ -2,14 +2,14 @@
 by the compiled generic kernel.
 
 Same search as :func:`patience.solvers.dfs.search` (a streamlined phase with ``streamline_share`` of the
-budget, then the complete search; the proven dominances of :mod:`.dominance` chosen by ``Dominances(engine,
-names)``; ``Pruner.score``'s move order), but over the packed states of :mod:`.generic_kernel` (move
-generation, apply/undo, a 128-bit state key and the table compiled by numba; plain Python with
-``PATIENCE_NO_JIT=1``, slower than ``dfs`` then). Rule features it covers:
-:func:`.generic_kernel.unsupported_features` (the registry's predicate); anything else is UNSUPPORTED. Its
-table holds 128-bit keys (16 bytes a slot, at most half full) where ``dfs`` holds Python tuples, so the same
-memory holds far more states; when it is full it is cleared (path kept) rather than evicted
-least-recently-used, so node counts equal ``dfs``'s while neither table fills.
+budget, counted in nodes (:data:`STREAMLINE_RATE`), then the complete search; the proven dominances of
+:mod:`.dominance` chosen by ``Dominances(engine, names)``; ``Pruner.score``'s move order), but over the
+packed states of :mod:`.generic_kernel` (move generation, apply/undo, a 128-bit state key and the table
+compiled by numba; plain Python with ``PATIENCE_NO_JIT=1``, slower than ``dfs`` then). Rule features it
+covers: :func:`.generic_kernel.unsupported_features` (the registry's predicate); anything else is
+UNSUPPORTED. Its table holds 128-bit keys (16 bytes a slot, at most half full) where ``dfs`` holds Python
+tuples, so the same memory holds far more states; when it is full it is cleared (path kept) rather than
+evicted least-recently-used, so node counts equal ``dfs``'s while neither table fills.
 
 Stats as ``dfs`` (``nodes``, ``table_hits`` — which here also counts states met on the path —, ``peak_mb``,
 ``best_foundation``, ``streamlined_nodes``, ``cuts_*``), plus ``compiled`` (1 when numba ran the kernel),
@@ -43,6 +43,13 @@ __all__ = ["KERNELS", "DfsJitOptions", "DfsJitSolver", "Found", "search_from"]
 
 DEFAULT_MEMORY_MB = 1024
 _MB = 1 << 20
+# The streamlined phase is sized in nodes, not seconds, so that whether it finds a win does not depend on the
+# machine's load: ``streamline_share`` of the limit's seconds at STREAMLINE_RATE nodes a second (dfs-jit's
+# rate on MS FreeCell at load ~1: 1.83-2.0 M, benchmarks/out/kernel_inline.md), or of the node limit when one
+# is set. It still ends by STREAMLINE_SLACK times its share of the time, so a slow machine (or the
+# uncompiled kernel) keeps most of the limit for the complete search.
+STREAMLINE_RATE = 2_000_000
+STREAMLINE_SLACK = 3.0
 
 
 def _load() -> None:
@@ -113,7 +120,8 @@ class DfsJitSolver(Backend):
             return Result(Status.SOLVED, [], stats, self.name)
         budget = KERNELS.start(opts.jit, t0, limits)  # the phases share the time left after the load
         opts = budget.options(opts)  # jit off if the load was refused
-        outs = _phases(engine, opts, budget.t0, budget.limits)
+        # the streamlined phase's nodes come from the caller's seconds, not those left after the load
+        outs = _phases(engine, opts, budget.t0, budget.limits, nominal_s=limits.seconds)
         last = outs[-1]
         stats.update(
             nodes=sum(o["nodes"] for o in outs),
@@ -161,12 +169,14 @@ def _phases(
     dom: Dominances | None = None,
     packer: Callable[[bool], Packed] | None = None,
     feats: Features | None = None,
+    nominal_s: float | None = None,
 ) -> list[dict]:
     """Run the kernel from ``engine``'s current state (left as it was): the streamlined phase with
-    ``streamline_share`` of the limits, then the complete search with the rest; one result dict per phase
-    (:func:`.generic_kernel.kernel.run`), the last the verdict. ``dom``, ``packer`` (colour -> packed state)
-    and ``feats``: the rules' dominances, packing and features when the caller keeps them across searches
-    (:class:`patience.play.world_search.WorldSearch`); by default built here."""
+    ``streamline_share`` of the limits (in nodes: of the node limit, else of ``nominal_s`` (default the
+    limit's seconds) at :data:`STREAMLINE_RATE`), then the complete search with the rest; one result dict per
+    phase (:func:`.generic_kernel.kernel.run`), the last the verdict. ``dom``, ``packer`` (colour -> packed
+    state) and ``feats``: the rules' dominances, packing and features when the caller keeps them across
+    searches (:class:`patience.play.world_search.WorldSearch`); by default built here."""
     from .generic_kernel import kernel
     from .generic_kernel.pack import pack
 
@@ -186,8 +196,10 @@ def _phases(
     phases = []
     share = opts.streamline_share
     if share > 0:
-        cap = -1 if limits.nodes is None else max(int(limits.nodes * share), 1)
-        phases.append((True, t0 + limits.seconds * share, cap))
+        nominal = limits.seconds if nominal_s is None else nominal_s
+        budget = nominal * STREAMLINE_RATE if limits.nodes is None else limits.nodes
+        cap = max(int(budget * share), 1)
+        phases.append((True, t0 + limits.seconds * min(1.0, share * STREAMLINE_SLACK), cap))
     phases.append((False, t0 + limits.seconds, -1))
     outs: list[dict] = []
     for streamline, deadline, cap in phases:
