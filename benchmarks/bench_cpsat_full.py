@@ -4,7 +4,7 @@ cross-checked.
 Games (``--game``):
 
 * ``gaps``: Gaps basic variant 4 x 13, ``portable`` deals (``-g`` to change), the ``cpsat-gaps`` model
-  (``--formulation``: steps, events or visits), dfs, and Solvitaire (``.peers/solvitaire``) on the
+  (``--formulation``: foata, steps, events or visits), dfs, and Solvitaire (``.peers/solvitaire``) on the
   same deal written as its JSON;
 * ``binary-star``: PySol Binary Star deals, the ``cpsat`` model alone (no presearch, no max-cards pass:
   the verdict's own time; ``--formulation`` steps, circuit or table) and dfs (black-hole-solver has no
@@ -43,7 +43,7 @@ from patience.instance import Instance
 from patience.solvers.base import Backend, Limits, get_solver
 
 GAMES: dict[str, tuple[str, str, str, dict[str, Any]]] = {  # name: game, generator, formulation, --set
-    "gaps": ("gaps-basic-variant", "portable", "steps", {}),
+    "gaps": ("gaps-basic-variant", "portable", "foata", {}),
     "binary-star": ("binary-star", "pysol", "steps", {}),
     "all-in-a-row-8x13": ("all-in-a-row", "portable", "auto", {"suits": 8}),
     "black-hole-8x13": ("black-hole", "portable", "auto", {"suits": 8, "tableau.equal_piles": False}),
@@ -120,7 +120,9 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--limit", type=float, default=30.0, help="seconds per deal and solver (default 30)")
     ap.add_argument("-g", "--generator", default=None, help="deal generator (default: portable / pysol)")
-    ap.add_argument("--formulation", default=None, help="the CP model's formulation (default steps)")
+    ap.add_argument(
+        "--formulation", default=None, help="the CP model's formulation (default: GAMES', foata for gaps)"
+    )
     ap.add_argument("--workers", type=int, default=1, help="CP-SAT search workers (default 1)")
     ap.add_argument("--no-peer", action="store_true", help="leave Solvitaire out (gaps)")
     ap.add_argument(

@@ -11,6 +11,7 @@ Notation (cells, card codes, the move rule): :mod:`.data`. One module per job:
 * :mod:`.bounds`: also Lemma 3, the most entries of a card into a cell (the "visits" events);
 * :mod:`.model`: :func:`build_model`, the "steps" and "events" formulations, and :func:`decode`;
 * :mod:`.visits`: the "visits" formulation (fixed card-and-cell move events, ordered in time);
+* :mod:`.foata`: the "foata" formulation ("steps" with parallel steps in Foata normal form);
 * :mod:`.backend`: :class:`CpSatGaps` (registry name ``cpsat-gaps``): parameters, verdicts, moves.
 
 What was tried for full-size deals (issue 20; basic variant, portable deals, 1 worker; the machine was
@@ -27,10 +28,16 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | h^2 backward from the won grids | the same 49: 3 refuted (those of bounds) |
 | IC3, CP-SAT as the one-step oracle | 3.5-8 ms a query; 4 x 5 deals 0-9: 5/10 (steps 10/10); 4 x 13: 1/6 |
 | steps, ``search="auto"`` (CP-SAT's branching) | 4 x 13 deals 1-30 at 30 s: 2 (fixed search: 3) |
+| relaxation: one row's first k cards as the goal | lost deals 11, 41: unknown at 20 s (steps, visits) |
+| h^2 mutex pairs as clauses at every step of steps | lost deals 21, 41 still unknown at 30 s, 44 no faster |
+| foata: parallel steps in Foata normal form | 4 x 13 deals 1-30 at 30 s: 18 (4 won, 14 lost), median 17 s |
+| foata, 80 steps first (goal: won or still moving) | lost deals 2, 6, 11, 21, 41: 1.5-12.7 s, at H 5-22 s |
 
-(load 9-10 for the first five rows, 3.5-5.7 for the last four.) "steps" stays the default. Every lost
-4 x 13 deal of 1-100 has, for every won grid, a card that never reaches its cell there in any reachable
-grid, but no fixpoint tried gets there: the refutation needs the reachable set (docs/cpsat-gaps-notes.md).
+(load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-3.3 for the last four.) "foata" is the
+default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
+wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
+that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
+needs the reachable set, which "foata" searches trace by trace (docs/cpsat-gaps-notes.md).
 """
 
 from .backend import CpSatGaps, CpSatGapsOptions, to_moves

@@ -85,7 +85,7 @@ class CpSatGapsOptions:
     "fixed" (steps, foata: forward in time, a move first) or "auto" (CP-SAT's own branching);
     ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation)."""
 
-    formulation: str = "steps"
+    formulation: str = FORMULATIONS[0]
     _: KW_ONLY
     two_moves: int = 2
     workers: int = 1
