@@ -31,9 +31,10 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | relaxation: one row's first k cards as the goal | lost deals 11, 41: unknown at 20 s (steps, visits) |
 | h^2 mutex pairs as clauses at every step of steps | lost deals 21, 41 still unknown at 30 s, 44 no faster |
 | foata: parallel steps in Foata normal form | 4 x 13 deals 1-30 at 30 s: 18 (4 won, 14 lost), median 17 s |
+| foata, the issue's measure | 4 x 13 deals 1-100 at 30 s: 47 (12 won, 35 lost); target 90 |
 | foata, 80 steps first (goal: won or still moving) | lost deals 2, 6, 11, 21, 41: 1.5-12.7 s, at H 5-22 s |
 
-(load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-3.3 for the last four.) "foata" is the
+(load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the last five.) "foata" is the
 default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
 wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
 that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
