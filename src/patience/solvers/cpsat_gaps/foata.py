@@ -59,6 +59,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from .timeline import move_vars, state_vars
+
 __all__ = ["build_foata", "decode_foata"]
 
 
@@ -74,17 +76,7 @@ def build_foata(
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
     cards, R = deal.cards, deal.R
     ncells = deal.rows * R
-    arr = b.arrival
-    at: list[dict[tuple[int, int], Any]] = [{(c, p): int(p == b.init[c]) for c in cards for p in b.reach[c]}]
-    for t in range(1, T + 1):
-        on_time(v)
-        at.append(
-            {
-                (c, p): m.new_bool_var(f"at_{t}_{c}_{p}") if t >= arr[(c, p)] else 0
-                for c in cards
-                for p in b.reach[c]
-            }
-        )
+    at = state_vars(v, on_time)
     row = goal_rows(v)
     goal_lits = [(lit, c, deal.goal(c, r)) for (s, r), lit in row.items() for c in cards if deal.suit(c) == s]
     moves_of: dict[int, list[Any]] = {}
@@ -92,14 +84,7 @@ def build_foata(
     for t in range(T):
         on_time(v)
         now, nxt = at[t], at[t + 1]
-        mv = {
-            (c, p): m.new_bool_var(f"mv_{t}_{c}_{p}")
-            for c in cards
-            for p in b.dest[c]
-            if t + 1 >= arr[(c, p)]
-        }
-        for (c, p), lit in mv.items():
-            v.mv[(t, c, p)] = lit
+        mv = move_vars(v, t)
         lits_of: dict[int, list[Any]] = {}
         for (c, _p), lit in mv.items():
             lits_of.setdefault(c, []).append(lit)

@@ -64,6 +64,7 @@ from ortools.sat.python import cp_model
 from .bounds import Bounds
 from .data import GapsDeal
 from .foata import build_foata, decode_foata
+from .timeline import move_vars, state_vars
 from .visits import build_visits, decode_visits
 
 __all__ = ["FORMULATIONS", "MAX_MODEL_LITERALS", "ModelVars", "OutOfTime", "build_model", "decode"]
@@ -172,19 +173,7 @@ def _steps(v: ModelVars) -> None:
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
     cards, R = deal.cards, deal.R
     ncells = deal.rows * R
-    arr = b.arrival
-    # at[t][(c, p)]: card c in cell p in state t (the constant 0 before its earliest arrival).
-    at: list[dict[tuple[int, int], Any]] = []
-    at.append({(c, p): int(p == b.init[c]) for c in cards for p in b.reach[c]})
-    for t in range(1, T + 1):
-        _on_time(v)
-        at.append(
-            {
-                (c, p): m.new_bool_var(f"at_{t}_{c}_{p}") if t >= arr[(c, p)] else 0
-                for c in cards
-                for p in b.reach[c]
-            }
-        )
+    at = state_vars(v, _on_time)  # at[t][(c, p)]: card c in cell p in state t (timeline.py)
     row = _goal_rows(v)
     goal_lits = [(lit, c, deal.goal(c, r)) for (s, r), lit in row.items() for c in cards if deal.suit(c) == s]
     moves_of: dict[int, list[Any]] = {}
@@ -193,15 +182,7 @@ def _steps(v: ModelVars) -> None:
     for t in range(T):
         _on_time(v)
         now, nxt = at[t], at[t + 1]
-        # mv[(c, p)]: step t moves card c into cell p.
-        mv = {
-            (c, p): m.new_bool_var(f"mv_{t}_{c}_{p}")
-            for c in cards
-            for p in b.dest[c]
-            if t + 1 >= arr[(c, p)]
-        }
-        for (c, p), lit in mv.items():
-            v.mv[(t, c, p)] = lit
+        mv = move_vars(v, t)  # mv[(c, p)]: step t moves card c into cell p
         moving: dict[int, list[Any]] = {}
         for (c, _p), lit in mv.items():
             moving.setdefault(c, []).append(lit)
