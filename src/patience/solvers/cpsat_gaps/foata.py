@@ -59,7 +59,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from .timeline import move_vars, state_vars
+from .timeline import cells_and_frame, clause, move_vars, state_vars
 
 __all__ = ["build_foata", "decode_foata"]
 
@@ -68,14 +68,11 @@ def build_foata(
     v: Any,
     goal_rows: Callable[[Any], dict[tuple[int, int], Any]],
     on_time: Callable[[Any], None],
-    clause: Callable[[cp_model.CpModel, list[Any]], None],
-    neg: Callable[[Any], Any],
     normal_form: bool = True,
 ) -> None:
     """Fill ``v.model`` with the foata formulation (module docstring); moves in ``v.mv``."""
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
-    cards, R = deal.cards, deal.R
-    ncells = deal.rows * R
+    cards = deal.cards
     at = state_vars(v, on_time)
     row = goal_rows(v)
     goal_lits = [(lit, c, deal.goal(c, r)) for (s, r), lit in row.items() for c in cards if deal.suit(c) == s]
@@ -112,23 +109,7 @@ def build_foata(
             if deal.rank(c) > 2 and c - 1 in moving:
                 m.add_bool_or([~x, ~moving[c - 1]])
         # 1. One card a cell; the target of a move is a gap in state t; one move a target.
-        for p in range(ncells):
-            occ = [now[(c, p)] for c in cards if (c, p) in now]
-            terms = [x for x in occ if not isinstance(x, int)] + [mv[(c, p)] for c in cards if (c, p) in mv]
-            if sum(x for x in occ if isinstance(x, int)):
-                for x in terms:
-                    m.add(x == 0)
-            elif len(terms) > 1:
-                m.add_at_most_one(terms)
-        # Frame axioms: at' <-> mv or (at and not moving); each card in exactly one cell.
-        for c in cards:
-            mc = lits_of.get(c, [])
-            for p in b.reach[c]:
-                a0, a1, mp = now[(c, p)], nxt[(c, p)], mv.get((c, p), 0)
-                clause(m, [neg(mp), a1])
-                clause(m, [neg(a0), a1, *mc])
-                clause(m, [neg(a1), a0, mp])
-            m.add_exactly_one(nxt[(c, p)] for p in b.reach[c] if not isinstance(nxt[(c, p)], int))
+        cells_and_frame(v, now, nxt, mv, lits_of)  # frame axioms: timeline.py
         # 3. Foata: every move depends on a move of the step before.
         if normal_form and prev is not None:
             _foata_cut(v, t, at[t - 1], mv, prev[0], prev[1])

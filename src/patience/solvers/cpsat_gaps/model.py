@@ -64,7 +64,8 @@ from ortools.sat.python import cp_model
 from .bounds import Bounds
 from .data import GapsDeal
 from .foata import build_foata, decode_foata
-from .timeline import move_vars, state_vars
+from .timeline import cells_and_frame, move_vars, state_vars
+from .timeline import clause as _clause
 from .visits import build_visits, decode_visits
 
 __all__ = ["FORMULATIONS", "MAX_MODEL_LITERALS", "ModelVars", "OutOfTime", "build_model", "decode"]
@@ -127,7 +128,7 @@ def build_model(
     if formulation == "steps":
         _steps(v)
     elif formulation == "foata":
-        build_foata(v, _goal_rows, _on_time, _clause, _neg, normal_form)
+        build_foata(v, _goal_rows, _on_time, normal_form)
     elif formulation == "visits":
         build_visits(v, _goal_rows, _on_time)
     else:
@@ -150,22 +151,6 @@ def _goal_rows(v: ModelVars) -> dict[tuple[int, int], Any]:
         m.add_exactly_one(row[(s, r)] for r in range(deal.rows))
         m.add_exactly_one(row[(r, s)] for r in range(deal.rows))
     return row
-
-
-def _clause(m: cp_model.CpModel, lits: list[Any]) -> None:
-    """Add the clause ``or(lits)``; constant literals (0/1) are folded in."""
-    if any(x is True or (isinstance(x, int) and not isinstance(x, bool) and x == 1) for x in lits):
-        return
-    rest = [x for x in lits if not isinstance(x, int)]
-    if not rest:
-        m.add_bool_or([m.new_constant(0)])
-    else:
-        m.add_bool_or(rest)
-
-
-def _neg(x: Any) -> Any:
-    """Negation of a literal or of a constant 0/1."""
-    return 1 - x if isinstance(x, int) else ~x
 
 
 def _steps(v: ModelVars) -> None:
@@ -195,31 +180,11 @@ def _steps(v: ModelVars) -> None:
         for (c, p), lit in mv.items():
             if deal.rank(c) > 2:
                 _clause(m, [~lit, now[(c - 1, p - 1)]])
-        # One card a cell; the target of a move is a gap.
-        occ = [[now[(c, p)] for c in cards if (c, p) in now] for p in range(ncells)]
-        for p in range(ncells):
-            terms = [x for x in occ[p] if not isinstance(x, int)] + [
-                mv[(c, p)] for c in cards if (c, p) in mv
-            ]
-            fixed = sum(x for x in occ[p] if isinstance(x, int))
-            if fixed:
-                for x in terms:
-                    m.add(x == 0)
-            elif len(terms) > 1:
-                m.add_at_most_one(terms)
-        # Frame axioms: at' <-> mv or (at and not moving); each card in exactly one cell.
-        for c in cards:
-            mc = moving.get(c, [])
-            for p in b.reach[c]:
-                a0, a1, mp = now[(c, p)], nxt[(c, p)], mv.get((c, p), 0)
-                _clause(m, [_neg(mp), a1])
-                _clause(m, [_neg(a0), a1, *mc])
-                _clause(m, [_neg(a1), a0, mp])
-            cells = [nxt[(c, p)] for p in b.reach[c] if not isinstance(nxt[(c, p)], int)]
-            m.add_exactly_one(cells)
+        cells_and_frame(v, now, nxt, mv, moving)  # one card a cell, targets are gaps, frame axioms
         for c, lits in moving.items():
             moves_of.setdefault(c, []).extend(lits)
         if v.order_cut:
+            occ = [[now[(c, p)] for c in cards if (c, p) in now] for p in range(ncells)]
             # Partial-order cut: consecutive independent moves come in increasing card order.
             who = sum(c * lit for (c, _p), lit in mv.items()) + big * (1 - any_t)
             dst = sum(p * lit for (_c, p), lit in mv.items())

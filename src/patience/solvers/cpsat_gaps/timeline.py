@@ -3,8 +3,9 @@
 ``at[t][(c, p)]``: card ``c`` lies in cell ``p`` in state ``t`` (a reachable cell of the card,
 :mod:`.bounds`), the constant 0 before the card's earliest arrival there and the dealt grid in state 0.
 ``mv[(c, p)]`` of step ``t``: the step moves card ``c`` into cell ``p`` (a destination of the card, from its
-earliest arrival on), also recorded as ``v.mv[(t, c, p)]`` for decoding. Written once here so that both
-formulations read the same bounds the same way.
+earliest arrival on), also recorded as ``v.mv[(t, c, p)]`` for decoding. The rules of a step that both
+formulations state alike (one card a cell, a move's target is a gap, the frame axioms) are here too, written
+once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["move_vars", "state_vars"]
+__all__ = ["cells_and_frame", "clause", "move_vars", "neg", "state_vars"]
+
+
+def clause(m: Any, lits: list[Any]) -> None:
+    """Add the clause ``or(lits)`` to the CP-SAT model ``m``; constant literals (0/1) are folded in."""
+    if any(x is True or (isinstance(x, int) and not isinstance(x, bool) and x == 1) for x in lits):
+        return
+    rest = [x for x in lits if not isinstance(x, int)]
+    if not rest:
+        m.add_bool_or([m.new_constant(0)])
+    else:
+        m.add_bool_or(rest)
+
+
+def neg(x: Any) -> Any:
+    """Negation of a literal or of a constant 0/1."""
+    return 1 - x if isinstance(x, int) else ~x
 
 
 def state_vars(v: Any, on_time: Callable[[Any], None]) -> list[dict[tuple[int, int], Any]]:
@@ -44,3 +61,32 @@ def move_vars(v: Any, t: int) -> dict[tuple[int, int], Any]:
     for (c, p), lit in mv.items():
         v.mv[(t, c, p)] = lit
     return mv
+
+
+def cells_and_frame(
+    v: Any,
+    now: dict[tuple[int, int], Any],
+    nxt: dict[tuple[int, int], Any],
+    mv: dict[tuple[int, int], Any],
+    moving: dict[int, list[Any]],
+) -> None:
+    """The step from state ``now`` to ``nxt`` with moves ``mv`` (``moving[c]``: the card's move literals):
+    one card a cell and a move's target a gap in ``now``, at most one move a target; frame axioms (``nxt``
+    holds a card where it moved, or where it was and did not move) and each card in exactly one cell."""
+    m, cards, b = v.model, v.deal.cards, v.b
+    for p in range(v.deal.rows * v.deal.R):
+        occ = [now[(c, p)] for c in cards if (c, p) in now]
+        terms = [x for x in occ if not isinstance(x, int)] + [mv[(c, p)] for c in cards if (c, p) in mv]
+        if sum(x for x in occ if isinstance(x, int)):
+            for x in terms:
+                m.add(x == 0)
+        elif len(terms) > 1:
+            m.add_at_most_one(terms)
+    for c in cards:
+        mc = moving.get(c, [])
+        for p in b.reach[c]:
+            a0, a1, mp = now[(c, p)], nxt[(c, p)], mv.get((c, p), 0)
+            clause(m, [neg(mp), a1])
+            clause(m, [neg(a0), a1, *mc])
+            clause(m, [neg(a1), a0, mp])
+        m.add_exactly_one([nxt[(c, p)] for p in b.reach[c] if not isinstance(nxt[(c, p)], int)])
