@@ -328,3 +328,15 @@ def test_guard_result_tells_the_guards_stops_from_a_real_interrupt():
     guard.timed_out, guard.tripped = False, True
     r = guard_result(guard, "planning", 2.0)
     assert (r.message, r.reason, r.stats["seconds"]) == (MEMORY_OUT, Reason.MEMORY, 2.0)
+
+
+def test_stopped_words_the_limit_a_search_hit() -> None:
+    """The searches' stop words become one message and reason each, for every backend alike."""
+    from patience.memguard import MEMORY_OUT
+
+    for stop, message, reason in [("time", "time limit", Reason.TIME), ("nodes", "node limit", Reason.NODES),
+                                  ("memory", MEMORY_OUT, Reason.MEMORY), ("odd", "odd", None)]:  # fmt: skip
+        r = base.stopped(stop, {"nodes": 3.0}, "x")
+        assert (r.status, r.message, r.reason, r.backend, r.stats) == (
+            Status.UNKNOWN, message, reason, "x", {"nodes": 3.0}
+        )

@@ -51,6 +51,7 @@ __all__ = [
     "hides_cards",
     "make_options",
     "solve",
+    "stopped",
     "supporting_backends",
     "unsupported_reason",
 ]
@@ -152,6 +153,14 @@ def guard_result(guard: MemoryGuard, backend: str, seconds: float) -> Result | N
     else:
         return None
     return Result(Status.UNKNOWN, stats={"seconds": seconds}, backend=backend, message=message, reason=reason)
+
+
+def stopped(stop: str, stats: dict[str, float], backend: str) -> Result:
+    """The UNKNOWN result of a search that stopped at a limit: ``stop`` is "time", "nodes" or "memory" (the
+    searches' own word), given as its message and reason; any other word is the message, without a reason."""
+    message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": TIME_LIMIT}.get(stop, stop)
+    reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
+    return Result(Status.UNKNOWN, None, stats, backend, message, reason)
 
 
 @dataclass(frozen=True)

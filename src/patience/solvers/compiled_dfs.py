@@ -15,8 +15,7 @@ from types import ModuleType
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
-from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .base import Backend, Limits, MaxCards, Result, Status, stopped
 from .jit_budget import Kernels
 
 __all__ = ["CompiledDfs", "JitOptions"]
@@ -80,6 +79,4 @@ class CompiledDfs(Backend):
         if o["complete"]:
             return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=MaxCards(0, 0))
         stop = o["stop"]
-        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
-        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
-        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
+        return stopped(stop, stats, self.name)

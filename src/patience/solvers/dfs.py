@@ -44,9 +44,8 @@ from dataclasses import dataclass, field
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
-from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .base import Backend, Limits, MaxCards, Result, Status, stopped
 from .dfs_hole import HOLE_ENTRY_BYTES, hole_search, hole_search_problem
 from .dfs_hole import hole_prunes as _hole_prunes
 from .dfs_prune import DEFAULT_ORDER, Features, Pruner, check_order, features
@@ -350,6 +349,4 @@ class DfsSolver(Backend):
                 best = int(stats["best_foundation"]) - dealt_home
                 most = MaxCards(best, best)  # exact: the search saw every state
             return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
-        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
-        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
-        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
+        return stopped(stop, stats, self.name)

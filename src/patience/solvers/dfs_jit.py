@@ -28,9 +28,8 @@ from typing import TYPE_CHECKING
 
 from ..engine import Engine, Move, moves_to_json
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
-from .base import Backend, Limits, MaxCards, Reason, Result, Status
+from .base import Backend, Limits, MaxCards, Result, Status, stopped
 from .dfs_prune import DEFAULT_ORDER, Features, check_order, features, feeds_first
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
@@ -156,9 +155,7 @@ class DfsJitSolver(Backend):
                 most = MaxCards(best, best)
             return Result(Status.UNSOLVABLE, None, stats, self.name, max_cards=most)
         stop = last["stop"]
-        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}.get(stop, stop)
-        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}.get(stop)
-        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
+        return stopped(stop, stats, self.name)
 
 
 def _phases(

@@ -47,9 +47,8 @@ from dataclasses import dataclass
 
 from ..engine import Engine, moves_to_json
 from ..instance import Instance
-from ..memguard import MEMORY_OUT
 from ..rules import RuleSet
-from .base import Backend, Limits, Reason, Result, Status
+from .base import Backend, Limits, Result, Status, stopped
 from .dominance import DOMINANCES, Dominances, chosen
 from .generic_kernel import kernel_supports
 from .heuristics import pick_heuristic
@@ -179,9 +178,7 @@ class PlanningJitSolver(Backend):
         if last["complete"]:
             return Result(Status.UNSOLVABLE, None, stats, self.name)
         stop = last["stop"]
-        message = {"memory": MEMORY_OUT, "nodes": "node limit", "time": "time limit"}[stop]
-        reason = {"memory": Reason.MEMORY, "nodes": Reason.NODES, "time": Reason.TIME}[stop]
-        return Result(Status.UNKNOWN, None, stats, self.name, message, reason)
+        return stopped(stop, stats, self.name)
 
 
 def race(
