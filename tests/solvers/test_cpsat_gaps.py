@@ -273,6 +273,19 @@ def test_foata_without_its_cut_matches_brute_force(suits: int, ranks: int) -> No
         assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
 
 
+@pytest.mark.parametrize("suits,ranks", SHAPES)
+def test_foata_card_cuts_ablation_matches_brute_force(suits: int, ranks: int) -> None:
+    """The per-card move bounds of "foata" are theorems on the rules: with them on (off is the default)
+    the verdicts are the exhaustive search's too, and the same as without them."""
+    for seed in range(12):
+        inst = small(BASIC, suits, ranks, seed)
+        truth = brute_force(inst)
+        want = Status.SOLVED if truth else Status.UNSOLVABLE
+        for cuts in (False, True):
+            result = CpSatGaps("foata", card_cuts=cuts).solve(inst, Limits(seconds=20))
+            assert result.status is want, (seed, cuts)
+
+
 def _foata_steps(plays: list[tuple[int, int, int]], width: int) -> list[list[tuple[int, int, int]]]:
     """The Foata normal form of a play of moves (card, from, to), by read and write sets (written here)."""
 

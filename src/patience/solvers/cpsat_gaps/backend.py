@@ -83,7 +83,8 @@ class CpSatGapsOptions:
     allowed to each 2 under any-two (no proof, so infeasibility there is UNKNOWN); ``workers``: CP-SAT
     search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`); ``search``:
     "fixed" (steps, foata: forward in time, a move first) or "auto" (CP-SAT's own branching);
-    ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation)."""
+    ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation); ``card_cuts``:
+    the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured)."""
 
     formulation: str = FORMULATIONS[0]
     _: KW_ONLY
@@ -92,6 +93,7 @@ class CpSatGapsOptions:
     order_cut: bool = False
     search: str = "fixed"
     normal_form: bool = True
+    card_cuts: bool = False
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
@@ -138,6 +140,7 @@ class CpSatGaps(Backend):
                     order_cut=opts.order_cut,
                     deadline=t0 + limits.seconds,
                     normal_form=opts.normal_form,
+                    card_cuts=opts.card_cuts,
                 )
             except OutOfTime:
                 return Result(

@@ -34,9 +34,13 @@ Constraints (step t, from state t to state t + 1)
    filled in it; x and x - 1 never move together). As a clause: ``not mv[t, y, g] or moving[t - 1, y]
    or moving[t - 1, y + 1] or mv[t - 1, y - 1, g - 1] or (some at[t - 1, ., g])``.
    So an empty step is followed only by empty steps (idle steps only at the end, as in "steps").
-4. Goal, per-card move bounds (Lemmas 1-2) and arrival pruning as in "steps". ``arr(c, p)`` bounds the
-   steps too: its recurrence (the move into p needs c - 1 in p - 1 and p emptied in an earlier step)
-   holds step by step.
+4. Goal and arrival pruning as in "steps". ``arr(c, p)`` bounds the steps too: its recurrence (the
+   move into p needs c - 1 in p - 1 and p emptied in an earlier step) holds step by step. The per-card
+   move bounds of "steps" (Lemmas 1-2, linear constraints over a card's moves) are off unless
+   ``card_cuts``: every legal play satisfies them (they are theorems on the rules), so dropping them
+   keeps each solution a legal play and each infeasibility a proof; on 4 x 13 they pruned nothing
+   measurable (lost deals 29 and 38 were refuted with the same 25.6k and 22.1k conflicts with and
+   without them) and their integer propagation cost ~10-35% of the conflict rate (docs/cpsat-gaps-notes.md).
 5. A shorter horizon first (``T < H``, the backend's :data:`~.backend.FOATA_DEPTHS`): the goal becomes
    "won in state T, or the last step still moves" (``v.last_any``). Infeasible there means no play has
    a Foata form of T steps or more (its first T steps would be a solution) and none of fewer wins:
@@ -49,7 +53,8 @@ Soundness: a solution is a play (each step linearized in any order, :func:`decod
 validated as every SOLVED. Completeness: a winning play of M <= H moves gives its Foata normal form, k
 <= M steps padded with idle ones, a solution; so infeasibility proves the deal lost when the bounds
 are proven (fixed-suit). ``normal_form=False`` drops constraint 3 (an ablation: plain parallel steps,
-also complete and sound; the tests check the verdicts agree).
+also complete and sound; the tests check the verdicts agree); ``card_cuts=True`` puts the per-card bounds
+back (an ablation too).
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ def build_foata(
     goal_rows: Callable[[Any], dict[tuple[int, int], Any]],
     on_time: Callable[[Any], None],
     normal_form: bool = True,
+    card_cuts: bool = False,
 ) -> None:
     """Fill ``v.model`` with the foata formulation (module docstring); moves in ``v.mv``."""
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
@@ -91,7 +97,7 @@ def build_foata(
                 moving[c] = lits[0]
             else:
                 x = m.new_bool_var(f"moving_{t}_{c}")
-                m.add(sum(lits) == x)  # at most one move a card a step
+                m.add_exactly_one([~x, *lits])  # at most one move a card a step, x their or (clausal)
                 moving[c] = x
         # any[t]: the step moves something; an empty step only after an empty step (or at the end).
         any_t = m.new_bool_var(f"any_{t}")
@@ -116,13 +122,14 @@ def build_foata(
         prev = (mv, moving, any_t)
         for c, lits in lits_of.items():
             moves_of.setdefault(c, []).extend(lits)
-    # 4. Per-card move bounds (Lemmas 1-2) and the goal.
-    total = {c: sum(moves_of.get(c, [])) for c in cards}
-    for c in cards:
-        if c in moves_of:
-            m.add(total[c] <= b.ub[c])
-            if deal.rank(c) > 2:
-                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+    # 4. The goal; the per-card move bounds (Lemmas 1-2) only with card_cuts (module docstring).
+    if card_cuts:
+        total = {c: sum(moves_of.get(c, [])) for c in cards}
+        for c in cards:
+            if c in moves_of:
+                m.add(total[c] <= b.ub[c])
+                if deal.rank(c) > 2:
+                    m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
     # With a horizon T under the proven H, a plan may also end still moving (constraint 5).
     escape = [prev[2]] if prev is not None and T < b.horizon else []
     v.last_any = escape[0] if escape else None

@@ -84,6 +84,7 @@ class ModelVars:
     horizon: int
     order_cut: bool = False  # partial-order cut (steps)
     normal_form: bool = True  # the Foata cut (foata; False: plain parallel steps, an ablation)
+    card_cuts: bool = False  # the per-card move bounds in foata (an ablation; steps always has them)
     last_any: Any = None  # foata under a horizon below the proven one: "the last step moves"
     decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
@@ -115,20 +116,24 @@ def build_model(
     order_cut: bool = False,
     deadline: float = float("inf"),
     normal_form: bool = True,
+    card_cuts: bool = False,
 ) -> ModelVars:
     """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``;
-    ``normal_form`` False drops the Foata cut of "foata" (:mod:`.foata`).
+    ``normal_form`` False drops the Foata cut of "foata" and ``card_cuts`` True adds its per-card move
+    bounds (:mod:`.foata`).
 
     Raises :class:`OutOfTime` once ``perf_counter()`` passes ``deadline`` (checked every step or card).
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r} ({', '.join(FORMULATIONS)})")
     T = b.horizon if horizon is None else horizon
-    v = ModelVars(cp_model.CpModel(), deal, b, formulation, T, order_cut, normal_form, deadline=deadline)
+    v = ModelVars(
+        cp_model.CpModel(), deal, b, formulation, T, order_cut, normal_form, card_cuts, deadline=deadline
+    )
     if formulation == "steps":
         _steps(v)
     elif formulation == "foata":
-        build_foata(v, _goal_rows, _on_time, normal_form)
+        build_foata(v, _goal_rows, _on_time, normal_form, card_cuts)
     elif formulation == "visits":
         build_visits(v, _goal_rows, _on_time)
     else:
