@@ -13,7 +13,9 @@
    outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
 3. With ``lns_after`` set, a deck past ``large_cards`` with one hole and no cell runs the decision
    model for ``lns_after`` seconds only, then the prefix LNS of :mod:`.lns` (max-cards model of the
-   position after a fixed prefix of the best sequence) for a win in the time left.
+   position after a fixed prefix of the best sequence) for a win in the time left. ``cubes_after``
+   does the same with the cube search of :mod:`.cubes` (the decision model of the position after a
+   few greedy plays) instead; only one of the two may be set.
 4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
    the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
@@ -35,6 +37,7 @@ from ...instance import Instance
 from ...interrupt import solve_cpsat
 from ...rules import RuleSet
 from ..base import Backend, Limits, MaxCards, Reason, Result, Status
+from .cubes import cube_search
 from .data import HoleDeal, family_supports
 from .decode import decode, hint_order, to_moves
 from .lns import lns_search
@@ -66,7 +69,8 @@ class CpSatOptions:
     sequence as a solution hint. ``large_cards``: a deal with more tableau cards runs one cheap stage for
     the whole limit (no probing stage) and without the LP relaxation (module docstring). ``lns_after``:
     on such a deck (one hole, no cell) the decision model runs this many seconds, then the prefix LNS of
-    :mod:`.lns` looks for a win in the time left (None: no LNS stage).
+    :mod:`.lns` looks for a win in the time left (None: no LNS stage). ``cubes_after``: the same with the
+    cube search of :mod:`.cubes` instead of the LNS (None: no cube stage).
     """
 
     formulation: str = "auto"
@@ -82,6 +86,11 @@ class CpSatOptions:
     presearch_hint: bool = False
     large_cards: int = 72
     lns_after: float | None = None
+    cubes_after: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.lns_after is not None and self.cubes_after is not None:
+            raise ValueError("cpsat: set lns_after or cubes_after, not both")
 
 
 class CpSatBlackHole(Backend):
@@ -124,7 +133,8 @@ class CpSatBlackHole(Backend):
         large = deal.n > opts.large_cards
         probe_after = None if large else opts.probe_after
         one_hole = v.formulation == "table" and deal.k == 1 and not deal.cells
-        lns = large and opts.lns_after is not None and one_hole
+        after = opts.lns_after if opts.cubes_after is None else opts.cubes_after
+        lns = large and after is not None and one_hole
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps":
             # No probing stage: the steps model's fixed-search stages (one per order) share the limit.
@@ -133,19 +143,20 @@ class CpSatBlackHole(Backend):
         elif not hard:
             first = left if probe_after is None else min(left, probe_after)
             if lns:
-                first = min(left, opts.lns_after or 0.0)
+                first = min(left, after or 0.0)
             solver = parameters(first, opts.workers, v.formulation, large=large)
             if first > 0:
                 status = solve_cpsat(solver, v.model)
                 stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
         if lns and status == cp_model.UNKNOWN and left > 0.05:
-            # Then the prefix LNS for a win (module docstring, step 3).
-            found = lns_search(deal, left, opts.workers)
+            # Then the prefix LNS or the cubes for a win (module docstring, step 3).
+            search = lns_search if opts.cubes_after is None else cube_search
+            found = search(deal, left, opts.workers)
             stats.update(found.stats)
             if found.events is not None:
                 if pre_lost:
-                    msg = "the LNS found a win where the complete presearch found none"
+                    msg = f"the {search.__name__} found a win where the complete presearch found none"
                     return Result(Status.ERROR, None, stats, self.name, msg)
                 return self._solved(instance, deal, found.events, stats)
             if found.lost:

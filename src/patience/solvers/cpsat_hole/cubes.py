@@ -1,0 +1,98 @@
+"""Wins by cubes: the decision model of the position after a few greedy plays (one hole, no cell).
+
+At 104 cards the decision model of the whole deal proves the quick losses but seldom finds a win in 30 s,
+while the same model of the position after the first 8-20 plays of a randomised greedy playout (a
+*cube*: those plays fixed, the hole topped by the last one) often finds one in 2-7 s
+(docs/cpsat-hole-notes.md). So this search draws playouts (:func:`.lns.greedy`, one try each, a new
+seed each) and asks CP-SAT, for a few prefix lengths of each, whether the cards left can all be
+removed, within ``cube_seconds`` a cube.
+
+What its answers may be used for (soundness):
+
+* A cube with a solution is a win: the prefix (legal greedy plays) followed by the sub-deal's solution,
+  replayed as engine moves (:func:`~.decode.to_moves`) and then by the validator in
+  :meth:`~patience.solvers.base.Backend.solve`.
+* A cube proven infeasible is a dead position, and so is every longer prefix of the same playout: it
+  lies in that position's subtree. It is skipped, never a verdict: the cubes tried do not cover every
+  first plays, so no loss is ever concluded here.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...interrupt import solve_cpsat
+from .data import HoleDeal
+from .decode import decode
+from .lns import LnsResult, greedy, sub_deal
+from .model import build_model
+from .params import parameters
+
+__all__ = ["CUBE_LENGTHS", "cube_search"]
+
+# Prefix lengths tried on each playout, in this order (measured on All in a Row 8x13: wins after 8, 12,
+# 16 and 20 greedy plays; docs/cpsat-hole-notes.md).
+CUBE_LENGTHS = (12, 16, 8, 20)
+
+
+def _decide(deal: HoleDeal, prefix: list[int], seconds: float, workers: int) -> tuple[int, list[int] | None]:
+    """CP-SAT's status on the position after ``prefix``, and the whole sequence when it is won."""
+    sub, keep = sub_deal(deal, set(prefix), deal.rank[prefix[-1]])
+    v = build_model(sub, "table")
+    solver = parameters(seconds, workers, "table", large=sub.n > 72)
+    status = solve_cpsat(solver, v.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return status, None
+    return status, prefix + [keep[c] for _, _, c, _ in decode(v, solver)]
+
+
+def cube_search(
+    deal: HoleDeal,
+    seconds: float,
+    workers: int = 1,
+    seed: int = 0,
+    lengths: tuple[int, ...] = CUBE_LENGTHS,
+    cube_seconds: float = 4.0,
+    tries: int = 200,
+) -> LnsResult:
+    """Cubes for a win (module docstring) within ``seconds``; one hole without a cell only.
+
+    ``lengths``: the prefix lengths tried on each playout, in order; ``cube_seconds``: CP-SAT's limit a
+    cube. ``lost`` of the result is always False (module docstring).
+    """
+    if deal.k != 1 or deal.cells:
+        raise ValueError("the cube search plays one hole without a free cell")
+    t0 = time.perf_counter()
+    stats = {"cubes": 0.0, "cubes_dead": 0.0, "cube_playouts": 0.0}
+    best: list[int] = []
+    events: list[Any] | None = None
+    while events is None:
+        play = greedy(deal, tries=tries, seed=seed + int(stats["cube_playouts"]))
+        stats["cube_playouts"] += 1
+        best = max(best, play, key=len)
+        if len(play) == deal.n:
+            events = [(t, 1, c, 0) for t, c in enumerate(play)]
+            break
+        dead = len(play)  # prefixes this long or longer are dead (or the whole playout)
+        for k in lengths:
+            left = seconds - (time.perf_counter() - t0)
+            if left < 0.05:
+                break
+            if not 0 < k < dead:
+                continue
+            status, won = _decide(deal, play[:k], min(cube_seconds, left), workers)
+            stats["cubes"] += 1
+            if won is not None:
+                stats["cube_won_after"] = float(k)
+                events = [(t, 1, c, 0) for t, c in enumerate(won)]
+                break
+            if status == cp_model.INFEASIBLE:
+                stats["cubes_dead"] += 1
+                dead = k
+        if seconds - (time.perf_counter() - t0) < 0.05:
+            break
+    stats["cubes_seconds"] = time.perf_counter() - t0
+    return LnsResult(events, False, deal.n if events else len(best), stats)

@@ -1,0 +1,81 @@
+"""The cube search (cpsat_hole.cubes): a cube's verdict is the position's, its wins replay, it never
+concludes a loss, and the backend's cube stage gives dfs's wins on small generalized decks."""
+
+from __future__ import annotations
+
+import pytest
+from ortools.sat.python import cp_model
+
+from patience.deals import deal
+from patience.solvers.base import Limits, Status, get_solver
+from patience.solvers.cpsat_hole import CpSatBlackHole, HoleDeal, to_moves
+from patience.solvers.cpsat_hole.cubes import _decide, cube_search
+from patience.solvers.cpsat_hole.lns import greedy, sub_deal
+from patience.validate import replay
+
+from .test_steps import wins
+
+# One hole: All in a Row's empty hole, Black Hole's start card.
+SMALL = [
+    ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4}),
+    ("black-hole", {"suits": 2, "ranks": 5, "piles": 3}),
+]
+
+
+def events(order: list[int]) -> list[tuple[int, int, int, int]]:
+    return [(t, 1, c, 0) for t, c in enumerate(order)]
+
+
+@pytest.mark.parametrize(("game", "sets"), SMALL)
+def test_a_cube_is_decided_as_its_position_is(game, sets):
+    seen = set()
+    for seed in range(1, 11):
+        inst = deal(game, seed, "portable", sets)
+        d = HoleDeal.from_instance(inst)
+        play = greedy(d, tries=1, seed=seed)
+        for k in range(1, len(play)):
+            status, won = _decide(d, play[:k], 30.0, 1)
+            sub, _ = sub_deal(d, set(play[:k]), d.rank[play[k - 1]])
+            truth = wins(sub, limit=1)[0]
+            assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+            assert (won is not None) is truth, (game, seed, k)
+            if won is not None:
+                assert won[:k] == play[:k] and sorted(won) == list(range(d.n))
+                assert replay(inst, to_moves(inst, d, events(won))).ok
+            seen.add(truth)
+    assert seen == {True, False}  # both kinds of cube were met
+
+
+def test_cube_search_wins_what_dfs_wins_and_never_concludes_a_loss():
+    verdicts = set()
+    for seed in (1, 2, 3, 14):  # 14 is lost
+        inst = deal("all-in-a-row", seed, "portable", {"suits": 2})
+        d = HoleDeal.from_instance(inst)
+        truth = get_solver("dfs").solve(inst, Limits(seconds=30)).status
+        r = cube_search(d, 3.0 if truth is Status.UNSOLVABLE else 30.0, cube_seconds=2.0)
+        assert not r.lost
+        if truth is Status.SOLVED:
+            assert r.events is not None, seed  # small won decks: found (the assertion that can fail)
+            assert replay(inst, to_moves(inst, d, r.events)).ok
+        else:
+            assert r.events is None
+        verdicts.add(truth)
+    assert verdicts == {Status.SOLVED, Status.UNSOLVABLE}
+
+
+def test_the_backend_cube_stage_reports_validated_wins():
+    backend = CpSatBlackHole(presearch_nodes=0, max_cards=False, large_cards=10, cubes_after=0.0)
+    won = 0
+    for seed in range(1, 9):
+        inst = deal("all-in-a-row", seed, "portable", {"suits": 2})
+        if get_solver("dfs").solve(inst, Limits(seconds=30)).status is not Status.SOLVED:
+            continue
+        r = backend.solve(inst, Limits(seconds=30))
+        assert r.status is Status.SOLVED and "cubes" in r.stats and "conflicts" not in r.stats, (seed, r)
+        won += 1
+    assert won
+
+
+def test_lns_and_cubes_are_exclusive():
+    with pytest.raises(ValueError, match="not both"):
+        CpSatBlackHole(lns_after=1.0, cubes_after=1.0)
