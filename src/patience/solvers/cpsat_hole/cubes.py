@@ -55,13 +55,15 @@ def cube_search(
     workers: int = 1,
     seed: int = 0,
     lengths: tuple[int, ...] = CUBE_LENGTHS,
-    cube_seconds: float = 4.0,
+    cube_seconds: float = 6.0,
     tries: int = 200,
 ) -> LnsResult:
     """Cubes for a win (module docstring) within ``seconds``; one hole without a cell only.
 
     ``lengths``: the prefix lengths tried on each playout, in order; ``cube_seconds``: CP-SAT's limit a
-    cube. ``lost`` of the result is always False (module docstring).
+    cube (the winning cubes of the probes took 1.0-6.6 s at load 2-3; at 4 s All in a Row 8x13 #2 was
+    missed at load 2.9); ``tries``: greedy playouts a cube's playout is the longest of. ``lost`` of the
+    result is always False (module docstring).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the cube search plays one hole without a free cell")
