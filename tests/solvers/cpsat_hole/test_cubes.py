@@ -76,6 +76,17 @@ def test_the_backend_cube_stage_reports_validated_wins():
     assert won
 
 
-def test_lns_and_cubes_are_exclusive():
-    with pytest.raises(ValueError, match="not both"):
-        CpSatBlackHole(lns_after=1.0, cubes_after=1.0)
+def test_the_lns_replaces_the_cubes_when_asked_for():
+    inst = deal("all-in-a-row", 1, "portable", {"suits": 2})  # won
+    runs = (({}, "cubes", "lns_iterations"), ({"lns_after": 0.0}, "lns_iterations", "cubes"))
+    for opts, key, other in runs:
+        solver = CpSatBlackHole(presearch_nodes=0, max_cards=False, large_cards=10, cubes_after=0.0, **opts)
+        r = solver.solve(inst, Limits(seconds=30))
+        assert r.status is Status.SOLVED and key in r.stats and other not in r.stats, (opts, r)
+
+
+def test_cubes_are_the_default_stage_of_a_104_card_deal():
+    inst = deal("black-hole", 4, "portable", {"suits": 8, "tableau.equal_piles": False})  # won
+    r = CpSatBlackHole(presearch_nodes=0, max_cards=False).solve(inst, Limits(seconds=60))
+    assert r.status is Status.SOLVED and "cubes" in r.stats, r
+    assert CpSatBlackHole.Options().cubes_after == 5.0

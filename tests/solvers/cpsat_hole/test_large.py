@@ -26,7 +26,7 @@ def calls(monkeypatch):
 
 def test_a_104_card_deal_runs_one_stage_and_agrees_with_dfs(calls):
     inst = deal("all-in-a-row", 10, "portable", {"suits": 8})  # lost: dfs proves it in a few hundred nodes
-    cp = CpSatBlackHole(presearch_nodes=0, max_cards=False).solve(inst, Limits(seconds=60))
+    cp = CpSatBlackHole(presearch_nodes=0, max_cards=False, cubes_after=None).solve(inst, Limits(seconds=60))
     assert cp.status is Status.UNSOLVABLE, cp
     assert calls == [(0, True)] and "probing_stage" not in cp.stats
     assert parameters(1, 1, "table", large=True).parameters.linearization_level == 0

@@ -11,11 +11,12 @@
    probe): :func:`.steps.solve_steps` runs its fixed-search orders one after the other instead.
    So does a deck past ``large_cards`` (72) tableau cards: at 104 cards the probing presolve alone
    outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
-3. With ``lns_after`` set, a deck past ``large_cards`` with one hole and no cell runs the decision
-   model for ``lns_after`` seconds only, then the prefix LNS of :mod:`.lns` (max-cards model of the
-   position after a fixed prefix of the best sequence) for a win in the time left. ``cubes_after``
-   does the same with the cube search of :mod:`.cubes` (the decision model of the position after a
-   few greedy plays) instead; only one of the two may be set.
+3. A deck past ``large_cards`` with one hole and no cell runs the decision model for ``cubes_after``
+   (5) seconds only, then the cube search of :mod:`.cubes` (the decision model of the position after a
+   few greedy plays) for a win in the time left: at 104 cards the whole-deal model proves the quick
+   losses in those seconds but seldom wins (docs/cpsat-hole-notes.md). With ``lns_after`` set, the
+   prefix LNS of :mod:`.lns` (max-cards model of the position after a fixed prefix of the best
+   sequence) replaces the cubes, after ``lns_after`` seconds.
 4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
    the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
@@ -69,8 +70,9 @@ class CpSatOptions:
     sequence as a solution hint. ``large_cards``: a deal with more tableau cards runs one cheap stage for
     the whole limit (no probing stage) and without the LP relaxation (module docstring). ``lns_after``:
     on such a deck (one hole, no cell) the decision model runs this many seconds, then the prefix LNS of
-    :mod:`.lns` looks for a win in the time left (None: no LNS stage). ``cubes_after``: the same with the
-    cube search of :mod:`.cubes` instead of the LNS (None: no cube stage).
+    :mod:`.lns` looks for a win in the time left instead of the cubes (None: no LNS stage).
+    ``cubes_after``: on such a deck the decision model runs this many seconds, then the cube search of
+    :mod:`.cubes` for a win in the time left (None: no cube stage; the measured default 5 s).
     """
 
     formulation: str = "auto"
@@ -86,11 +88,7 @@ class CpSatOptions:
     presearch_hint: bool = False
     large_cards: int = 72
     lns_after: float | None = None
-    cubes_after: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.lns_after is not None and self.cubes_after is not None:
-            raise ValueError("cpsat: set lns_after or cubes_after, not both")
+    cubes_after: float | None = 5.0
 
 
 class CpSatBlackHole(Backend):
@@ -133,7 +131,8 @@ class CpSatBlackHole(Backend):
         large = deal.n > opts.large_cards
         probe_after = None if large else opts.probe_after
         one_hole = v.formulation == "table" and deal.k == 1 and not deal.cells
-        after = opts.lns_after if opts.cubes_after is None else opts.cubes_after
+        cubes = opts.lns_after is None  # the LNS, when asked for, replaces the cubes
+        after = opts.cubes_after if cubes else opts.lns_after
         lns = large and after is not None and one_hole
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps":
@@ -151,7 +150,7 @@ class CpSatBlackHole(Backend):
         left = limits.seconds - (time.perf_counter() - t0)
         if lns and status == cp_model.UNKNOWN and left > 0.05:
             # Then the prefix LNS or the cubes for a win (module docstring, step 3).
-            search = lns_search if opts.cubes_after is None else cube_search
+            search = cube_search if cubes else lns_search
             found = search(deal, left, opts.workers)
             stats.update(found.stats)
             if found.events is not None:
