@@ -64,6 +64,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from .timeline import card_cuts as cut_cards
 from .timeline import cells_and_frame, clause, move_vars, state_vars
 
 __all__ = ["build_foata", "decode_foata"]
@@ -124,12 +125,7 @@ def build_foata(
             moves_of.setdefault(c, []).extend(lits)
     # 4. The goal; the per-card move bounds (Lemmas 1-2) only with card_cuts (module docstring).
     if card_cuts:
-        total = {c: sum(moves_of.get(c, [])) for c in cards}
-        for c in cards:
-            if c in moves_of:
-                m.add(total[c] <= b.ub[c])
-                if deal.rank(c) > 2:
-                    m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+        cut_cards(m, deal, b, moves_of)
     # With a horizon T under the proven H, a plan may also end still moving (constraint 5).
     escape = [prev[2]] if prev is not None and T < b.horizon else []
     v.last_any = escape[0] if escape else None

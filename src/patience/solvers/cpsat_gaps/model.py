@@ -64,7 +64,7 @@ from ortools.sat.python import cp_model
 from .bounds import Bounds
 from .data import GapsDeal
 from .foata import build_foata, decode_foata
-from .timeline import cells_and_frame, move_vars, state_vars
+from .timeline import card_cuts, cells_and_frame, move_vars, state_vars
 from .timeline import clause as _clause
 from .visits import build_visits, decode_visits
 
@@ -209,12 +209,7 @@ def _steps(v: ModelVars) -> None:
         else:
             prev = (any_t, None, None, None)
     # Cuts: per-card move bounds (Lemmas 1-2).
-    total = {c: sum(moves_of.get(c, [])) for c in cards}
-    for c in cards:
-        if c in moves_of:
-            m.add(total[c] <= b.ub[c])
-            if deal.rank(c) > 2:
-                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
+    card_cuts(m, deal, b, moves_of)
     # Goal.
     for lit, c, g in goal_lits:
         if (c, g) in at[T]:

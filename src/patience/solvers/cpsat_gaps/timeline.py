@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["cells_and_frame", "clause", "move_vars", "neg", "state_vars"]
+__all__ = ["card_cuts", "cells_and_frame", "clause", "move_vars", "neg", "state_vars"]
 
 
 def clause(m: Any, lits: list[Any]) -> None:
@@ -90,3 +90,15 @@ def cells_and_frame(
             clause(m, [neg(a0), a1, *mc])
             clause(m, [neg(a1), a0, mp])
         m.add_exactly_one([nxt[(c, p)] for p in b.reach[c] if not isinstance(nxt[(c, p)], int)])
+
+
+def card_cuts(m: Any, deal: Any, b: Any, moves_of: dict[int, list[Any]]) -> None:
+    """The per-card move bounds (Lemmas 1-2 of :mod:`.bounds`) over each card's move literals
+    ``moves_of[c]``: at most ``b.ub[c]`` moves, and no more than its predecessor's (one more when the
+    card does not start right of it)."""
+    total = {c: sum(moves_of.get(c, [])) for c in deal.cards}
+    for c in deal.cards:
+        if c in moves_of:
+            m.add(total[c] <= b.ub[c])
+            if deal.rank(c) > 2:
+                m.add(total[c] <= total[c - 1] + (0 if b.right[c] else 1))
