@@ -85,8 +85,8 @@ def test_the_lns_replaces_the_cubes_when_asked_for():
         assert r.status is Status.SOLVED and key in r.stats and other not in r.stats, (opts, r)
 
 
-def test_cubes_are_the_default_stage_of_a_104_card_deal():
+def test_the_cube_stage_wins_a_104_card_deal():
     inst = deal("black-hole", 4, "portable", {"suits": 8, "tableau.equal_piles": False})  # won
-    r = CpSatBlackHole(presearch_nodes=0, max_cards=False).solve(inst, Limits(seconds=60))
+    r = CpSatBlackHole(presearch_nodes=0, max_cards=False, cubes_after=0.0).solve(inst, Limits(seconds=60))
     assert r.status is Status.SOLVED and "cubes" in r.stats, r
-    assert CpSatBlackHole.Options().cubes_after == 5.0
+    assert CpSatBlackHole.Options().cubes_after is None  # off by default (docs/cpsat-hole-notes.md)

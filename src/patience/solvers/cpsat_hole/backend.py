@@ -11,12 +11,13 @@
    probe): :func:`.steps.solve_steps` runs its fixed-search orders one after the other instead.
    So does a deck past ``large_cards`` (72) tableau cards: at 104 cards the probing presolve alone
    outlasts a 30 s limit, while the cheap stage decides the deals dfs loses at once in 5-8 s.
-3. A deck past ``large_cards`` with one hole and no cell runs the decision model for ``cubes_after``
-   (5) seconds only, then the cube search of :mod:`.cubes` (the decision model of the position after a
-   few greedy plays) for a win in the time left: at 104 cards the whole-deal model proves the quick
-   losses in those seconds but seldom wins (docs/cpsat-hole-notes.md). With ``lns_after`` set, the
+3. With ``cubes_after`` set, a deck past ``large_cards`` with one hole and no cell runs the decision
+   model for ``cubes_after`` seconds only, then the cube search of :mod:`.cubes` (the decision model of
+   the position after a few greedy plays) for a win in the time left; with ``lns_after`` set, the
    prefix LNS of :mod:`.lns` (max-cards model of the position after a fixed prefix of the best
-   sequence) replaces the cubes, after ``lns_after`` seconds.
+   sequence) instead, after ``lns_after`` seconds. Both are off by default: at load ~2 the cubes
+   decided fewer deals than the whole-deal model alone (63 against 69 of 90), and the LNS cost All in
+   a Row its slow verdicts (docs/cpsat-hole-notes.md).
 4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
    the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
@@ -72,7 +73,7 @@ class CpSatOptions:
     on such a deck (one hole, no cell) the decision model runs this many seconds, then the prefix LNS of
     :mod:`.lns` looks for a win in the time left instead of the cubes (None: no LNS stage).
     ``cubes_after``: on such a deck the decision model runs this many seconds, then the cube search of
-    :mod:`.cubes` for a win in the time left (None: no cube stage; the measured default 5 s).
+    :mod:`.cubes` for a win in the time left (None: no cube stage).
     """
 
     formulation: str = "auto"
@@ -88,7 +89,7 @@ class CpSatOptions:
     presearch_hint: bool = False
     large_cards: int = 72
     lns_after: float | None = None
-    cubes_after: float | None = 5.0
+    cubes_after: float | None = None
 
 
 class CpSatBlackHole(Backend):
