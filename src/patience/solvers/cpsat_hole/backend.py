@@ -134,7 +134,7 @@ class CpSatBlackHole(Backend):
         one_hole = v.formulation == "table" and deal.k == 1 and not deal.cells
         cubes = opts.lns_after is None  # the LNS, when asked for, replaces the cubes
         after = opts.cubes_after if cubes else opts.lns_after
-        lns = large and after is not None and one_hole
+        win_stage = large and after is not None and one_hole
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps":
             # No probing stage: the steps model's fixed-search stages (one per order) share the limit.
@@ -142,14 +142,14 @@ class CpSatBlackHole(Backend):
             stats.update(steps_stats)
         elif not hard:
             first = left if probe_after is None else min(left, probe_after)
-            if lns:
+            if win_stage:
                 first = min(left, after or 0.0)
             solver = parameters(first, opts.workers, v.formulation, large=large)
             if first > 0:
                 status = solve_cpsat(solver, v.model)
                 stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
-        if lns and status == cp_model.UNKNOWN and left > 0.05:
+        if win_stage and status == cp_model.UNKNOWN and left > 0.05:
             # Then the prefix LNS or the cubes for a win (module docstring, step 3).
             search = cube_search if cubes else lns_search
             found = search(deal, left, opts.workers)

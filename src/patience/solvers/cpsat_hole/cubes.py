@@ -3,9 +3,9 @@
 At 104 cards the decision model of the whole deal proves the quick losses but seldom finds a win in 30 s,
 while the same model of the position after the first 8-20 plays of a randomised greedy playout (a
 *cube*: those plays fixed, the hole topped by the last one) often finds one in 2-7 s
-(docs/cpsat-hole-notes.md). So this search draws playouts (:func:`.lns.greedy`, one try each, a new
-seed each) and asks CP-SAT, for a few prefix lengths of each, whether the cards left can all be
-removed, within ``cube_seconds`` a cube.
+(docs/cpsat-hole-notes.md). So this search draws playouts (:func:`.lns.greedy`, the longest of
+``tries``, a new seed each) and asks CP-SAT, for a few prefix lengths of each, whether the cards left
+can all be removed, within ``cube_seconds`` a cube.
 
 What its answers may be used for (soundness):
 
@@ -20,7 +20,6 @@ What its answers may be used for (soundness):
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -70,18 +69,18 @@ def cube_search(
     t0 = time.perf_counter()
     stats = {"cubes": 0.0, "cubes_dead": 0.0, "cube_playouts": 0.0}
     best: list[int] = []
-    events: list[Any] | None = None
-    while events is None:
+    won: list[int] | None = None  # a play removing every card
+    while won is None and seconds - (time.perf_counter() - t0) >= 0.05:
         play = greedy(deal, tries=tries, seed=seed + int(stats["cube_playouts"]))
         stats["cube_playouts"] += 1
         best = max(best, play, key=len)
         if len(play) == deal.n:
-            events = [(t, 1, c, 0) for t, c in enumerate(play)]
+            won = play
             break
         dead = len(play)  # prefixes this long or longer are dead (or the whole playout)
         for k in lengths:
             left = seconds - (time.perf_counter() - t0)
-            if left < 0.05:
+            if left < 0.05 or won is not None:
                 break
             if not 0 < k < dead:
                 continue
@@ -89,12 +88,9 @@ def cube_search(
             stats["cubes"] += 1
             if won is not None:
                 stats["cube_won_after"] = float(k)
-                events = [(t, 1, c, 0) for t, c in enumerate(won)]
-                break
-            if status == cp_model.INFEASIBLE:
+            elif status == cp_model.INFEASIBLE:
                 stats["cubes_dead"] += 1
                 dead = k
-        if seconds - (time.perf_counter() - t0) < 0.05:
-            break
     stats["cubes_seconds"] = time.perf_counter() - t0
-    return LnsResult(events, False, deal.n if events else len(best), stats)
+    events = [(t, 1, c, 0) for t, c in enumerate(won)] if won is not None else None
+    return LnsResult(events, False, deal.n if won is not None else len(best), stats)
