@@ -133,6 +133,30 @@ def test_run_stoppable_stops_the_call_on_ctrl_c() -> None:
     assert run_stoppable(lambda: 7, stopped.set) == 7
 
 
+def test_run_stoppable_stops_the_call_when_until_is_set_even_before_it_starts() -> None:
+    import threading
+
+    stops = []
+    done = threading.Event()
+
+    def call() -> str:
+        done.wait(30)
+        return "stopped" if done.is_set() else "ran out"
+
+    def stop() -> None:
+        stops.append(1)
+        done.set()
+
+    until = threading.Event()
+    until.set()  # a stop asked before the call starts must not be lost
+    box: dict[str, str] = {}
+    worker = threading.Thread(target=lambda: box.update(r=run_stoppable(call, stop, until)))
+    t0 = time.monotonic()
+    worker.start()
+    worker.join(10)
+    assert box.get("r") == "stopped" and stops and time.monotonic() - t0 < 5
+
+
 def test_interrupt_while_the_command_group_loads_is_one_line_and_130() -> None:
     """Ctrl-C during start-up (here: raised by the import of patience.cli itself) exits like every command."""
     code = (

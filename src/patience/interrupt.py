@@ -58,10 +58,13 @@ def deferred() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
-def run_stoppable(call: Callable[[], T], stop: Callable[[], Any]) -> T:
+def run_stoppable(call: Callable[[], T], stop: Callable[[], Any], until: threading.Event | None = None) -> T:
     """``call()``, from a helper thread when this is the main thread, so that Ctrl-C still arrives here:
-    then ``stop()`` is called, the helper is awaited, and KeyboardInterrupt is raised."""
-    if threading.current_thread() is not threading.main_thread():
+    then ``stop()`` is called, the helper is awaited, and KeyboardInterrupt is raised. With ``until``
+    (any thread) ``stop()`` is also called, every 20 ms until the call returns, once the event is set:
+    two searches racing for one verdict stop each other that way (a stop asked before the native call
+    has started would otherwise be lost)."""
+    if until is None and threading.current_thread() is not threading.main_thread():
         return call()
     box: dict[str, Any] = {}
 
@@ -75,7 +78,9 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], Any]) -> T:
     helper.start()
     try:
         while helper.is_alive():
-            helper.join(0.05)
+            helper.join(0.02 if until is not None else 0.05)
+            if until is not None and until.is_set():
+                stop()
     except KeyboardInterrupt:
         stop()
         helper.join()
@@ -86,12 +91,12 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], Any]) -> T:
     return box["value"]
 
 
-def solve_cpsat(solver: Any, model: Any) -> Any:
+def solve_cpsat(solver: Any, model: Any, until: threading.Event | None = None) -> Any:
     """``solver.solve(model)`` for an OR-Tools CP-SAT solver that Ctrl-C stops at once (KeyboardInterrupt,
     not a silent "time limit"): CP-SAT's own SIGINT handler is switched off and :func:`run_stoppable`
-    stops the search instead."""
+    stops the search instead; so does ``until`` once set (the solve then ends as at its time limit)."""
     solver.parameters.catch_sigint_signal = False
-    return run_stoppable(lambda: solver.solve(model), solver.stop_search)
+    return run_stoppable(lambda: solver.solve(model), solver.stop_search, until)
 
 
 def _reap(thread: threading.Thread, seconds: float = 2.0) -> None:

@@ -10,6 +10,7 @@ from patience.deals import deal
 from patience.solvers.base import Limits, Status, get_solver
 from patience.solvers.cpsat_hole import CpSatBlackHole, HoleDeal, to_moves
 from patience.solvers.cpsat_hole.cubes import _decide, cube_search
+from patience.solvers.cpsat_hole.decode import order_events
 from patience.solvers.cpsat_hole.lns import greedy, sub_deal
 from patience.validate import replay
 
@@ -20,10 +21,6 @@ SMALL = [
     ("all-in-a-row", {"suits": 2, "ranks": 6, "piles": 4}),
     ("black-hole", {"suits": 2, "ranks": 5, "piles": 3}),
 ]
-
-
-def events(order: list[int]) -> list[tuple[int, int, int, int]]:
-    return [(t, 1, c, 0) for t, c in enumerate(order)]
 
 
 @pytest.mark.parametrize(("game", "sets"), SMALL)
@@ -41,7 +38,7 @@ def test_a_cube_is_decided_as_its_position_is(game, sets):
             assert (won is not None) is truth, (game, seed, k)
             if won is not None:
                 assert won[:k] == play[:k] and sorted(won) == list(range(d.n))
-                assert replay(inst, to_moves(inst, d, events(won))).ok
+                assert replay(inst, to_moves(inst, d, order_events(won))).ok
             seen.add(truth)
     assert seen == {True, False}  # both kinds of cube were met
 

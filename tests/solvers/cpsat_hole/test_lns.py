@@ -8,6 +8,7 @@ import pytest
 from patience.deals import deal
 from patience.solvers.base import Limits, Status, get_solver
 from patience.solvers.cpsat_hole import CpSatBlackHole, HoleDeal, to_moves
+from patience.solvers.cpsat_hole.decode import order_events
 from patience.solvers.cpsat_hole.lns import greedy, lns_search, sub_deal
 from patience.validate import replay
 
@@ -24,7 +25,7 @@ def test_greedy_plays_a_legal_sequence():
     d = HoleDeal.from_instance(inst)
     order = greedy(d)
     assert len(order) > 1
-    assert replay(inst, to_moves(inst, d, [(t, 1, c, 0) for t, c in enumerate(order)])).ok
+    assert replay(inst, to_moves(inst, d, order_events(order))).ok
 
 
 def test_sub_deal_keeps_the_piles_below_the_removed_cards():

@@ -17,7 +17,9 @@
    prefix LNS of :mod:`.lns` (max-cards model of the position after a fixed prefix of the best
    sequence) instead, after ``lns_after`` seconds. Both are off by default: at load ~2 the cubes
    decided fewer deals than the whole-deal model alone (63 against 69 of 90), and the LNS cost All in
-   a Row its slow verdicts (docs/cpsat-hole-notes.md).
+   a Row its slow verdicts (docs/cpsat-hole-notes.md). With ``beside`` (and ``workers`` >= 2) the win
+   stage (the cubes, or the LNS when ``lns_after`` is set) runs instead on one worker beside the
+   decision model, both for the whole limit (:mod:`.race`).
 4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
    the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import KW_ONLY, dataclass
+from functools import partial
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -47,6 +50,7 @@ from .maxcards import max_cards_removed
 from .model import build_model
 from .params import parameters, solver_stats
 from .presearch import presearch
+from .race import race
 from .steps import solve_steps
 
 __all__ = ["MULTI_HOLE_FACTOR", "CpSatBlackHole", "CpSatOptions"]
@@ -73,7 +77,9 @@ class CpSatOptions:
     on such a deck (one hole, no cell) the decision model runs this many seconds, then the prefix LNS of
     :mod:`.lns` looks for a win in the time left instead of the cubes (None: no LNS stage).
     ``cubes_after``: on such a deck the decision model runs this many seconds, then the cube search of
-    :mod:`.cubes` for a win in the time left (None: no cube stage).
+    :mod:`.cubes` for a win in the time left (None: no cube stage). ``beside``: on such a deck the win
+    stage (the cubes, or the LNS if ``lns_after`` is set) runs on one of the ``workers`` (at least 2)
+    beside the decision model on the others, both for the whole limit (:mod:`.race`).
     """
 
     formulation: str = "auto"
@@ -90,6 +96,11 @@ class CpSatOptions:
     large_cards: int = 72
     lns_after: float | None = None
     cubes_after: float | None = None
+    beside: bool = False
+
+    def __post_init__(self) -> None:
+        if self.beside and self.workers < 2:
+            raise ValueError(f"beside needs workers >= 2 (one for the win stage), not {self.workers}")
 
 
 class CpSatBlackHole(Backend):
@@ -134,12 +145,25 @@ class CpSatBlackHole(Backend):
         one_hole = v.formulation == "table" and deal.k == 1 and not deal.cells
         cubes = opts.lns_after is None  # the LNS, when asked for, replaces the cubes
         after = opts.cubes_after if cubes else opts.lns_after
-        win_stage = large and after is not None and one_hole
+        win_stage = large and (after is not None or opts.beside) and one_hole
+        search: Any = partial(cube_search, large_cards=opts.large_cards) if cubes else lns_search
+        stage_name = "cube search" if cubes else "prefix LNS"
+        found = None
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
         if v.formulation == "steps":
             # No probing stage: the steps model's fixed-search stages (one per order) share the limit.
             status, solver, steps_stats = solve_steps(v, left, opts.workers)
             stats.update(steps_stats)
+        elif win_stage and opts.beside:
+            # The win stage on one worker beside the decision model on the others (module docstring).
+            solver = parameters(left, opts.workers - 1, v.formulation, large=large)
+            limit = left
+
+            def stage(until: Any) -> Any:
+                return search(deal, limit, 1, until=until)
+
+            status, found = race(solver, v.model, stage)
+            stats.update(solver_stats(solver))
         elif not hard:
             first = left if probe_after is None else min(left, probe_after)
             if win_stage:
@@ -149,14 +173,19 @@ class CpSatBlackHole(Backend):
                 status = solve_cpsat(solver, v.model)
                 stats.update(solver_stats(solver))
         left = limits.seconds - (time.perf_counter() - t0)
-        if win_stage and status == cp_model.UNKNOWN and left > 0.05:
+        if win_stage and not opts.beside and status == cp_model.UNKNOWN and left > 0.05:
             # Then the prefix LNS or the cubes for a win (module docstring, step 3).
-            search = cube_search if cubes else lns_search
             found = search(deal, left, opts.workers)
+        if found is not None:
             stats.update(found.stats)
-            if found.events is not None:
+            won = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+            if (found.events is not None and status == cp_model.INFEASIBLE) or (found.lost and won):
+                # Two searches disagree (possible only beside): a bug in one, never a verdict to pick.
+                msg = f"CP-SAT's status {solver.status_name(status)} contradicts the {stage_name}"
+                return Result(Status.ERROR, None, stats, self.name, msg)
+            if found.events is not None and not won:
                 if pre_lost:
-                    msg = f"the {search.__name__} found a win where the complete presearch found none"
+                    msg = f"the {stage_name} found a win where the complete presearch found none"
                     return Result(Status.ERROR, None, stats, self.name, msg)
                 return self._solved(instance, deal, found.events, stats)
             if found.lost:

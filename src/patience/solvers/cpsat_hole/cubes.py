@@ -19,13 +19,14 @@ What its answers may be used for (soundness):
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ortools.sat.python import cp_model
 
 from ...interrupt import solve_cpsat
 from .data import HoleDeal
-from .decode import decode
+from .decode import decode, order_events
 from .lns import LnsResult, greedy, sub_deal
 from .model import build_model
 from .params import parameters
@@ -37,12 +38,20 @@ __all__ = ["CUBE_LENGTHS", "cube_search"]
 CUBE_LENGTHS = (12, 16, 8, 20)
 
 
-def _decide(deal: HoleDeal, prefix: list[int], seconds: float, workers: int) -> tuple[int, list[int] | None]:
-    """CP-SAT's status on the position after ``prefix``, and the whole sequence when it is won."""
+def _decide(
+    deal: HoleDeal,
+    prefix: list[int],
+    seconds: float,
+    workers: int,
+    large_cards: int = 72,
+    until: threading.Event | None = None,
+) -> tuple[int, list[int] | None]:
+    """CP-SAT's status on the position after ``prefix``, and the whole sequence when it is won; a
+    sub-deal past ``large_cards`` cards gets the large-deck parameters (:func:`~.params.parameters`)."""
     sub, keep = sub_deal(deal, set(prefix), deal.rank[prefix[-1]])
     v = build_model(sub, "table")
-    solver = parameters(seconds, workers, "table", large=sub.n > 72)
-    status = solve_cpsat(solver, v.model)
+    solver = parameters(seconds, workers, "table", large=sub.n > large_cards)
+    status = solve_cpsat(solver, v.model, until)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return status, None
     return status, prefix + [keep[c] for _, _, c, _ in decode(v, solver)]
@@ -56,13 +65,16 @@ def cube_search(
     lengths: tuple[int, ...] = CUBE_LENGTHS,
     cube_seconds: float = 6.0,
     tries: int = 200,
+    large_cards: int = 72,
+    until: threading.Event | None = None,
 ) -> LnsResult:
     """Cubes for a win (module docstring) within ``seconds``; one hole without a cell only.
 
     ``lengths``: the prefix lengths tried on each playout, in order; ``cube_seconds``: CP-SAT's limit a
     cube (the winning cubes of the probes took 1.0-6.6 s at load 2-3; at 4 s All in a Row 8x13 #2 was
-    missed at load 2.9); ``tries``: greedy playouts a cube's playout is the longest of. ``lost`` of the
-    result is always False (module docstring).
+    missed at load 2.9); ``tries``: greedy playouts a cube's playout is the longest of; ``large_cards``:
+    the backend's option of that name; ``until``: once set, the search stops (:mod:`.race`). ``lost`` of
+    the result is always False (module docstring).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the cube search plays one hole without a free cell")
@@ -70,7 +82,11 @@ def cube_search(
     stats = {"cubes": 0.0, "cubes_dead": 0.0, "cube_playouts": 0.0}
     best: list[int] = []
     won: list[int] | None = None  # a play removing every card
-    while won is None and seconds - (time.perf_counter() - t0) >= 0.05:
+
+    def out() -> bool:
+        return seconds - (time.perf_counter() - t0) < 0.05 or (until is not None and until.is_set())
+
+    while won is None and not out():
         play = greedy(deal, tries=tries, seed=seed + int(stats["cube_playouts"]))
         stats["cube_playouts"] += 1
         best = max(best, play, key=len)
@@ -79,12 +95,12 @@ def cube_search(
             break
         dead = len(play)  # prefixes this long or longer are dead (or the whole playout)
         for k in lengths:
-            left = seconds - (time.perf_counter() - t0)
-            if left < 0.05 or won is not None:
+            if out() or won is not None:
                 break
             if not 0 < k < dead:
                 continue
-            status, won = _decide(deal, play[:k], min(cube_seconds, left), workers)
+            left = seconds - (time.perf_counter() - t0)
+            status, won = _decide(deal, play[:k], min(cube_seconds, left), workers, large_cards, until)
             stats["cubes"] += 1
             if won is not None:
                 stats["cube_won_after"] = float(k)
@@ -92,5 +108,5 @@ def cube_search(
                 stats["cubes_dead"] += 1
                 dead = k
     stats["cubes_seconds"] = time.perf_counter() - t0
-    events = [(t, 1, c, 0) for t, c in enumerate(won)] if won is not None else None
+    events = order_events(won) if won is not None else None
     return LnsResult(events, False, deal.n if won is not None else len(best), stats)

@@ -18,7 +18,12 @@ from .data import HoleDeal
 from .model import ModelVars
 from .steps import decode_steps
 
-__all__ = ["decode", "hint_order", "to_moves"]
+__all__ = ["decode", "hint_order", "order_events", "to_moves"]
+
+
+def order_events(order: list[int]) -> list[Any]:
+    """The events of a one-hole removal sequence without a cell (cards in play order)."""
+    return [(t, 1, c, 0) for t, c in enumerate(order)]
 
 
 def hint_order(v: ModelVars, events: list[Any]) -> None:

@@ -20,6 +20,7 @@ What its answers may be used for (soundness):
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from ...interrupt import solve_cpsat
 from .data import HoleDeal
-from .decode import decode
+from .decode import decode, order_events
 from .model import ModelVars, _rank_classes, build_model
 from .params import parameters
 
@@ -144,9 +145,17 @@ def _hint(v: ModelVars, order: list[int]) -> None:
     m.add_hint(v.length, len(order))
 
 
-def _tail(deal: HoleDeal, prefix: list[int], old: list[int], seconds: float, workers: int, seed: int) -> Any:
+def _tail(
+    deal: HoleDeal,
+    prefix: list[int],
+    old: list[int],
+    seconds: float,
+    workers: int,
+    seed: int,
+    until: threading.Event | None = None,
+) -> Any:
     """Maximise the cards removed after ``prefix``, hinted with ``old``: ``(tail or None, proven bound,
-    conflicts)``."""
+    conflicts)``; ``until`` stops the solve (:func:`~patience.interrupt.solve_cpsat`)."""
     sub, keep = sub_deal(deal, set(prefix), deal.rank[prefix[-1]] if prefix else deal.hole_rank[0])
     v = build_model(sub, "table", optional=True)
     v.model.maximize(v.length)
@@ -154,7 +163,7 @@ def _tail(deal: HoleDeal, prefix: list[int], old: list[int], seconds: float, wor
     _hint(v, [index[c] for c in old])
     solver = parameters(seconds, workers, "table", large=True)
     solver.parameters.random_seed = seed
-    status = solve_cpsat(solver, v.model)
+    status = solve_cpsat(solver, v.model, until)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, sub.n, solver.num_conflicts
     tail = [keep[c] for _, _, c, _ in decode(v, solver)]
@@ -169,11 +178,13 @@ def lns_search(
     kmin: float = 0.3,
     kmax: float = 0.8,
     sub_seconds: float = 5.0,
+    until: threading.Event | None = None,
 ) -> LnsResult:
     """Prefix LNS for a win (module docstring) within ``seconds``; one hole without a cell only.
 
     ``kmin``/``kmax``: the freed steps as fractions of the deck; ``sub_seconds``: CP-SAT's limit per
     neighbourhood (stopping one at its first improvement was tried and is worse: docs/cpsat-hole-notes.md).
+    ``until``: once set, the search stops (:mod:`.race`: another search has the verdict).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the prefix LNS plays one hole without a free cell")
@@ -187,11 +198,13 @@ def lns_search(
     lo_k, hi_k = max(1, round(kmin * n)), max(1, round(kmax * n))
     while len(best) < n and not lost:
         left = seconds - (time.perf_counter() - t0)
-        if left < 0.05:
+        if left < 0.05 or (until is not None and until.is_set()):
             break
         hi = max(0, min(len(best) - lo_k, dead - 1))
         i = rng.randint(min(max(0, len(best) - hi_k), hi), hi)
-        tail, bound, conflicts = _tail(deal, best[:i], best[i:], min(sub_seconds, left), workers, seed + 1)
+        tail, bound, conflicts = _tail(
+            deal, best[:i], best[i:], min(sub_seconds, left), workers, seed + 1, until
+        )
         seed += 1
         stats["lns_iterations"] += 1
         stats["lns_conflicts"] += conflicts
@@ -204,5 +217,5 @@ def lns_search(
             best = best[:i] + tail
     stats["lns_best"] = float(len(best))
     stats["lns_seconds"] = time.perf_counter() - t0
-    events = [(t, 1, c, 0) for t, c in enumerate(best)] if len(best) == n else None
+    events = order_events(best) if len(best) == n else None
     return LnsResult(events, lost, len(best), stats)
