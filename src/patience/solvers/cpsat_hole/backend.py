@@ -19,7 +19,7 @@
    decided fewer deals than the whole-deal model alone (63 against 69 of 90), and the LNS cost All in
    a Row its slow verdicts (docs/cpsat-hole-notes.md). With ``beside`` (and ``workers`` >= 2) the win
    stage (the cubes, or the LNS when ``lns_after`` is set) runs instead on one worker beside the
-   decision model, both for the whole limit (:mod:`.race`).
+   decision model, both for the whole limit (:mod:`patience.solvers.race`).
 4. UNSOLVABLE only from CP-SAT's infeasibility proof, or from the max-cards model's proven bound below
    the deck on the whole deal (the LNS's empty prefix); then, with ``max_cards``, the longest removal
    sequence in the time left (:mod:`.maxcards`). A time limit is UNKNOWN.
@@ -42,6 +42,7 @@ from ...instance import Instance
 from ...interrupt import solve_cpsat
 from ...rules import RuleSet
 from ..base import Backend, Limits, MaxCards, Reason, Result, Status
+from ..race import race
 from .cubes import cube_search
 from .data import HoleDeal, family_supports
 from .decode import decode, hint_order, to_moves
@@ -50,7 +51,6 @@ from .maxcards import max_cards_removed
 from .model import build_model
 from .params import parameters, solver_stats
 from .presearch import presearch
-from .race import race
 from .steps import solve_steps
 
 __all__ = ["MULTI_HOLE_FACTOR", "CpSatBlackHole", "CpSatOptions"]
@@ -79,7 +79,7 @@ class CpSatOptions:
     ``cubes_after``: on such a deck the decision model runs this many seconds, then the cube search of
     :mod:`.cubes` for a win in the time left (None: no cube stage). ``beside``: on such a deck the win
     stage (the cubes, or the LNS if ``lns_after`` is set) runs on one of the ``workers`` (at least 2)
-    beside the decision model on the others, both for the whole limit (:mod:`.race`).
+    beside the decision model on the others, both for the whole limit (:mod:`patience.solvers.race`).
     """
 
     formulation: str = "auto"
@@ -158,11 +158,12 @@ class CpSatBlackHole(Backend):
             # The win stage on one worker beside the decision model on the others (module docstring).
             solver = parameters(left, opts.workers - 1, v.formulation, large=large)
             limit = left
-
-            def stage(until: Any) -> Any:
-                return search(deal, limit, 1, until=until)
-
-            status, found = race(solver, v.model, stage)
+            status, found = race(
+                [
+                    lambda until: solve_cpsat(solver, v.model, until),
+                    lambda until: search(deal, limit, 1, until=until),
+                ]
+            )
             stats.update(solver_stats(solver))
         elif not hard:
             first = left if probe_after is None else min(left, probe_after)

@@ -73,8 +73,8 @@ def cube_search(
     ``lengths``: the prefix lengths tried on each playout, in order; ``cube_seconds``: CP-SAT's limit a
     cube (the winning cubes of the probes took 1.0-6.6 s at load 2-3; at 4 s All in a Row 8x13 #2 was
     missed at load 2.9); ``tries``: greedy playouts a cube's playout is the longest of; ``large_cards``:
-    the backend's option of that name; ``until``: once set, the search stops (:mod:`.race`). ``lost`` of
-    the result is always False (module docstring).
+    the backend's option of that name; ``until``: once set, the search stops
+    (:mod:`patience.solvers.race`). ``lost`` of the result is always False (module docstring).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the cube search plays one hole without a free cell")

@@ -184,7 +184,7 @@ def lns_search(
 
     ``kmin``/``kmax``: the freed steps as fractions of the deck; ``sub_seconds``: CP-SAT's limit per
     neighbourhood (stopping one at its first improvement was tried and is worse: docs/cpsat-hole-notes.md).
-    ``until``: once set, the search stops (:mod:`.race`: another search has the verdict).
+    ``until``: once set, the search stops (:mod:`patience.solvers.race`: another search has the verdict).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the prefix LNS plays one hole without a free cell")
