@@ -9,7 +9,7 @@ import pytest
 from patience.deals import deal
 from patience.engine import EMPTY
 from patience.instance import Instance
-from patience.solvers.base import Limits, Status, get_solver, solve
+from patience.solvers.base import Limits, Result, Status, get_solver, solve
 from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, family_supports
 from patience.solvers.cpsat_gaps import backend as cpsat_gaps_backend
 from patience.validate import replay
@@ -378,3 +378,32 @@ def test_foata_short_horizons_keep_the_verdicts(
             decided_short += short
             handed_over += not short
     assert decided_short and handed_over
+
+
+@pytest.mark.parametrize("suits,ranks", [(4, 5), (3, 4)])
+def test_foata_orders_alone_and_side_by_side_match_brute_force(suits: int, ranks: int) -> None:
+    """The move order in a step is only a search order: each order alone, and both side by side (the
+    first verdict stops the other), give the exhaustive search's verdicts."""
+    for seed in range(8):
+        inst = small(BASIC, suits, ranks, seed)
+        want = Status.SOLVED if brute_force(inst) else Status.UNSOLVABLE
+        for orders in (("target",), ("card", "target")):
+            result = CpSatGaps("foata", orders=orders).solve(inst, Limits(seconds=20))
+            assert result.status is want, (seed, orders)
+            assert ("order_index" in result.stats) is (len(orders) > 1)
+
+
+def test_orders_are_checked_and_read_from_text() -> None:
+    assert CpSatGaps("foata", orders="card,target").options.orders == ("card", "target")
+    with pytest.raises(ValueError, match="unknown order 'magic'"):
+        CpSatGaps("foata", orders=("card", "magic"))
+    with pytest.raises(ValueError, match="several orders"):
+        CpSatGaps("events", orders=("card", "target"))
+
+
+def test_orders_that_disagree_are_an_error_never_a_verdict() -> None:
+    backend = CpSatGaps("foata", orders=("card", "target"))
+    plan, proof = Result(Status.SOLVED, ()), Result(Status.UNSOLVABLE)
+    r = backend._pick([plan, proof])
+    assert r.status is Status.ERROR and "'card' found a plan where 'target' proved" in r.message
+    assert backend._pick([Result(Status.UNKNOWN), proof]).status is Status.UNSOLVABLE

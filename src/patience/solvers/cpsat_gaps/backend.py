@@ -11,6 +11,12 @@ forward in time, a move before no move (a depth-first search over plans with cla
 "events" runs with CP-SAT's defaults (1 worker), "visits" with them but no LP (``linearization_level =
 0``).
 
+Decision orders (``orders``): within a step the fixed search tries the moves by card (``"card"``, the
+default) or by target cell (``"target"``). The order decides which plays the depth-first search meets
+first, so each order wins and refutes different deals (docs/cpsat-gaps-notes.md). Several orders run
+side by side, one model and thread each (:mod:`patience.solvers.race`); the first verdict stops the
+others. Each order's search is complete, so its verdict stands alone; two that disagree are an ERROR.
+
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
 :class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay` in
 :meth:`patience.solvers.base.Backend.solve`.
@@ -18,8 +24,10 @@ Every SOLVED result is decoded into engine moves, each replayed as legal in an
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import KW_ONLY, dataclass
+from functools import partial
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -29,21 +37,29 @@ from ...instance import Instance
 from ...interrupt import solve_cpsat
 from ...rules import RuleSet
 from ..base import Backend, Limits, Reason, Result, Status
-from .bounds import bounds
+from ..race import race
+from .bounds import Bounds, bounds
 from .data import GapsDeal, family_supports
 from .model import FORMULATIONS, MAX_MODEL_LITERALS, ModelVars, OutOfTime, build_model, decode
 
-__all__ = ["FOATA_DEPTHS", "CpSatGaps", "CpSatGapsOptions", "to_moves"]
+__all__ = ["FOATA_DEPTHS", "ORDERS", "CpSatGaps", "CpSatGapsOptions", "to_moves"]
 
 # "foata" first tries these horizons under the proven one, with the goal "won or still moving" (foata.py,
 # constraint 5): measured on 4 x 13 lost deals 2, 6, 11, 41 at 80 steps, 1.5-12.7 s against 5.0-22.2 s
 # at the proven horizon (docs/cpsat-gaps-notes.md).
 FOATA_DEPTHS = (80,)
 
+# The fixed search's order of the moves within a step (module docstring): the sort key of (step, card,
+# cell).
+ORDERS: dict[str, Any] = {"card": lambda k: k, "target": lambda k: (k[0], k[2], k[1])}
 
-def _parameters(v: ModelVars, seconds: float, workers: int, search: str = "fixed") -> cp_model.CpSolver:
+
+def _parameters(
+    v: ModelVars, seconds: float, workers: int, search: str = "fixed", order: str = "card"
+) -> cp_model.CpSolver:
     """CP-SAT parameters per formulation (measured choices: module docstring); ``search`` "auto" leaves
-    the branching of "steps" to CP-SAT (the rest unchanged)."""
+    the branching of "steps" to CP-SAT (the rest unchanged); ``order``: the fixed search's order of the
+    moves in a step (:data:`ORDERS`)."""
     solver = cp_model.CpSolver()
     p = solver.parameters
     p.max_time_in_seconds = max(seconds, 0.01)
@@ -57,7 +73,8 @@ def _parameters(v: ModelVars, seconds: float, workers: int, search: str = "fixed
         p.symmetry_level = 0
         p.use_sat_inprocessing = False
         if v.decisions and search == "fixed":
-            v.model.add_decision_strategy(v.decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            decisions = v.decisions if order == "card" else [v.mv[k] for k in sorted(v.mv, key=ORDERS[order])]
+            v.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
             p.search_branching = cp_model.FIXED_SEARCH
     elif v.formulation == "visits":
         p.linearization_level = 0  # measured on 4 x 8 deals 0, 4, 5: faster without the LP
@@ -84,7 +101,9 @@ class CpSatGapsOptions:
     search workers; ``order_cut``: the order cut of the steps model (:func:`_order_cut`); ``search``:
     "fixed" (steps, foata: forward in time, a move first) or "auto" (CP-SAT's own branching);
     ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation); ``card_cuts``:
-    the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured)."""
+    the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured);
+    ``orders``: the fixed search's move orders in a step (:data:`ORDERS`), side by side when several
+    (module docstring; a comma-separated string is read too)."""
 
     formulation: str = FORMULATIONS[0]
     _: KW_ONLY
@@ -94,8 +113,16 @@ class CpSatGapsOptions:
     search: str = "fixed"
     normal_form: bool = True
     card_cuts: bool = False
+    orders: tuple[str, ...] = ("card",)
 
     def __post_init__(self) -> None:
+        if isinstance(self.orders, str):
+            object.__setattr__(self, "orders", tuple(self.orders.split(",")))
+        bad = [o for o in self.orders if o not in ORDERS]
+        if bad or not self.orders:
+            raise ValueError(f"unknown order {bad[0] if bad else ''!r} ({', '.join(ORDERS)})")
+        if len(self.orders) > 1 and (self.formulation not in ("steps", "foata") or self.search != "fixed"):
+            raise ValueError("several orders need the fixed search of 'steps' or 'foata'")
         if self.formulation not in FORMULATIONS:
             raise ValueError(f"unknown formulation {self.formulation!r} ({', '.join(FORMULATIONS)})")
         if self.search not in ("fixed", "auto"):
@@ -126,10 +153,48 @@ class CpSatGaps(Backend):
         if opts.formulation in ("steps", "foata") and size > MAX_MODEL_LITERALS:
             msg = f"model too large: {size} literals, over the limit of {MAX_MODEL_LITERALS}"
             return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.MEMORY)  # a size guard
+        deadline = t0 + limits.seconds
+        if len(opts.orders) == 1:
+            return self._decide(instance, deal, b, opts.orders[0], deadline, stats)
+        runs = [partial(self._decide, instance, deal, b, o, deadline, dict(stats)) for o in opts.orders]
+        return self._pick(race(runs))
+
+    def _pick(self, results: list[Result]) -> Result:
+        """The verdict of orders run side by side (module docstring): a plan or a proof, else the first
+        order's UNKNOWN; an ERROR, or a plan beside a proof of none, is an ERROR."""
+        for i, r in enumerate(results):
+            r.stats["order_index"] = float(i)
+        errors = [r for r in results if r.status is Status.ERROR]
+        solved = [r for r in results if r.status is Status.SOLVED]
+        lost = [r for r in results if r.status is Status.UNSOLVABLE]
+        if errors:
+            return errors[0]
+        if solved and lost:
+            plan, proof = (self.options.orders[results.index(r)] for r in (solved[0], lost[0]))
+            msg = f"the orders disagree: {plan!r} found a plan where {proof!r} proved there is none"
+            return Result(Status.ERROR, None, lost[0].stats, self.name, msg)
+        return (solved or lost or results)[0]
+
+    def _decide(
+        self,
+        instance: Instance,
+        deal: GapsDeal,
+        b: Bounds,
+        order: str,
+        deadline: float,
+        stats: dict[str, float],
+        until: threading.Event | None = None,
+    ) -> Result:
+        """The horizons of the formulation, each built and solved with the fixed search's ``order``
+        until a verdict; ``until`` (set) stops the solve (:func:`~patience.interrupt.solve_cpsat`)."""
+        opts = self.options
         horizons = [b.horizon]
         if opts.formulation == "foata":
             horizons = [d for d in FOATA_DEPTHS if d < b.horizon] + horizons
         for horizon in horizons:
+            if until is not None and until.is_set():
+                msg = "stopped: another order ended"
+                return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
             t_build = time.perf_counter()
             try:
                 v = build_model(
@@ -138,7 +203,7 @@ class CpSatGaps(Backend):
                     opts.formulation,
                     horizon=horizon,
                     order_cut=opts.order_cut,
-                    deadline=t0 + limits.seconds,
+                    deadline=deadline,
                     normal_form=opts.normal_form,
                     card_cuts=opts.card_cuts,
                 )
@@ -147,13 +212,13 @@ class CpSatGaps(Backend):
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
             stats["build_seconds"] = stats.get("build_seconds", 0.0) + time.perf_counter() - t_build
-            left = limits.seconds - (time.perf_counter() - t0)
+            left = deadline - time.perf_counter()
             if left <= 0:
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
-            solver = _parameters(v, left, opts.workers, opts.search)
-            status = solve_cpsat(solver, v.model)
+            solver = _parameters(v, left, opts.workers, opts.search, order)
+            status = solve_cpsat(solver, v.model, until)
             for key, value in (
                 ("conflicts", solver.num_conflicts),
                 ("branches", solver.num_branches),
