@@ -52,6 +52,22 @@ def test_succ() -> None:
     assert HoleRanks(5).succ(4) == 5
 
 
+@pytest.mark.parametrize("R", [2, 3, 13])
+def test_onward_continues_every_step_in_its_direction(R: int) -> None:
+    """``onward(p, t)`` is the rank one further from ``p`` past ``t`` around the cycle, for every step
+    ``p -> t`` of one rank; 0 for anything else (the same rule the hole search's move order reads)."""
+    ranks = HoleRanks(R, wrap=True)
+    for p in range(R + 1):
+        for t in range(R + 1):
+            nxt = ranks.onward(p, t)
+            if p and t and (t - p) % R in (1, R - 1):
+                assert nxt and (nxt - t) % R == (t - p) % R, (p, t, nxt)
+            else:
+                assert nxt == 0, (p, t)
+    assert HoleRanks(13).onward(5, 6) == 7 and HoleRanks(13).onward(6, 5) == 4
+    assert HoleRanks(13, wrap=True).onward(13, 1) == 2 and HoleRanks(13, wrap=True).onward(1, 13) == 12
+
+
 def test_hole_game_predicate_on_the_models() -> None:
     """Hole games are exactly the hole-foundation models with no stock; Worm Hole needs a free cell."""
     expect = {"black-hole": 0, "all-in-a-row": 0, "binary-star": 0, "worm-hole": 1}  # free cells needed

@@ -104,6 +104,21 @@ class HoleRanks:
         R = self.R
         return r == t + 1 or r == t - 1 or (self.wrap and (r - t) % R in (1, R - 1))
 
+    def onward(self, p: int, t: int) -> int:
+        """The rank that carries a walk's step ``p -> t`` on in the same direction, counted around the
+        cycle of ranks (Wolter's move order: the hole search tries it first, the greedy playouts of
+        :mod:`patience.solvers.cpsat_hole.lns` prefer it); 0 when ``p -> t`` is not one rank up or down
+        (or either is 0). Whether that rank may follow ``t`` is :meth:`fits`'s to say."""
+        R = self.R
+        if not (p and t):
+            return 0
+        step = (t - p) % R
+        if step == 1:
+            return t % R + 1
+        if step == R - 1:
+            return (t - 2) % R + 1
+        return 0
+
     def table(self) -> list[frozenset[int]]:
         """``table()[t]``: the ranks that fit on a hole topped by rank ``t`` (index 0: unused, empty)."""
         R = self.R

@@ -44,6 +44,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..holes import HoleRanks
 from ..interrupt import deferred
 from .jit_budget import Kernels
 from .jit_cache import HAVE_NUMBA  # numba installed and not switched off (the kernels import it from here)
@@ -621,14 +622,8 @@ def run(
         nextn[r] = len(nexts[r])
         adj_a[r * R : r * R + len(adj[r])] = adj[r]
         adjn[r] = len(adj[r])
-    same = [0] * ((R + 1) * (R + 1))
-    for p_ in range(1, R + 1):
-        for t_ in range(1, R + 1):
-            step = (t_ - p_) % R
-            if step == 1:
-                same[p_ * (R + 1) + t_] = t_ % R + 1
-            elif step == R - 1:
-                same[p_ * (R + 1) + t_] = (t_ - 2) % R + 1
+    onward = HoleRanks(R, wrap).onward  # the move order's direction rule (one home: holes.HoleRanks)
+    same = [onward(p_, t_) for p_ in range(R + 1) for t_ in range(R + 1)]
     cb = NC.bit_length()
     cbit = [0] + [1 << (cshift + (r - 1) * cb) if NC else 0 for r in range(1, R + 1)]
     fit = [0] * ((R + 1) * (R + 1))

@@ -27,6 +27,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from ...holes import HoleRanks
 from ...interrupt import solve_cpsat
 from .data import HoleDeal
 from .decode import decode, order_events
@@ -50,7 +51,9 @@ def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
     """The longest of ``tries`` randomised greedy playouts (cards in play order).
 
     Each step plays a top card that fits the hole, preferring one after which some card fits (among the
-    new tops), then the deeper card, with random ties: a cheap start for the search.
+    new tops), then one that keeps the walk's direction (Wolter's order, as the hole search's), then
+    the deeper card, with random ties: a cheap start for the search. (The direction won All in a Row
+    8x13 #20 from cubes, which none of four other variants had: docs/cpsat-hole-notes.md.)
     """
     rng = random.Random(seed)
     depth = [0] * deal.n
@@ -58,16 +61,19 @@ def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
         if deal.below[c] >= 0:
             depth[c] = depth[deal.below[c]] + 1
     start = {deal.pile[c]: c for c in range(deal.n) if deal.above[c] < 0}
+    onward = HoleRanks(deal.R, deal.wrap, deal.king_blocks).onward
     best: list[int] = []
     for _ in range(tries):
         tops, hole, seq = dict(start), deal.hole_rank[0], []
+        keep = 0  # the rank that keeps the walk's direction (none before two plays)
         while True:
             playable = [c for c in tops.values() if deal.fits(deal.rank[c], hole)]
             if not playable:
                 break
 
-            c = max(playable, key=lambda c, tops=tops: _score(deal, tops, depth, c, rng))
+            c = max(playable, key=lambda c, tops=tops, keep=keep: _score(deal, tops, depth, c, keep, rng))
             seq.append(c)
+            keep = onward(hole, deal.rank[c])
             hole = deal.rank[c]
             if deal.below[c] >= 0:
                 tops[deal.pile[c]] = deal.below[c]
@@ -78,10 +84,14 @@ def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
     return best
 
 
-def _score(deal: HoleDeal, tops: dict[int, int], depth: list[int], c: int, rng: random.Random) -> Any:
-    """Greedy preference of playing top card ``c``: some card fits after it, then depth, random ties."""
+def _score(
+    deal: HoleDeal, tops: dict[int, int], depth: list[int], c: int, keep: int, rng: random.Random
+) -> Any:
+    """Greedy preference of playing top card ``c``: some card fits after it, then its rank is ``keep``
+    (the walk's direction), then depth, random ties."""
     after = [x for x in tops.values() if x != c] + ([deal.below[c]] if deal.below[c] >= 0 else [])
-    return any(deal.fits(deal.rank[x], deal.rank[c]) for x in after), depth[c] + 6 * rng.random()
+    fits_after = any(deal.fits(deal.rank[x], deal.rank[c]) for x in after)
+    return fits_after, deal.rank[c] == keep, depth[c] + 6 * rng.random()
 
 
 def _canonical(deal: HoleDeal, order: list[int]) -> list[int]:
