@@ -33,8 +33,11 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | foata: parallel steps in Foata normal form | 4 x 13 deals 1-30 at 30 s: 18 (4 won, 14 lost), median 17 s |
 | foata, the issue's measure | 4 x 13 deals 1-100 at 30 s: 47 (12 won, 35 lost); target 90 |
 | foata, 80 steps first (goal: won or still moving) | lost deals 2, 6, 11, 21, 41: 1.5-12.7 s, at H 5-22 s |
+| foata without the per-card bounds (``card_cuts``) | deals 1-100 at 30 s: 51 (13 won, 38 lost) |
+| foata, card and target orders side by side (``orders``) | 1-100 at 30 s, 2 cores: 54 (15 won, 39 lost) |
 
-(load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the last five.) "foata" is the
+(load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the next three, 1-2.9 for the
+last two.) "foata" is the
 default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
 wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
 that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
