@@ -157,11 +157,10 @@ class CpSatBlackHole(Backend):
         elif win_stage and opts.beside:
             # The win stage on one worker beside the decision model on the others (module docstring).
             solver = parameters(left, opts.workers - 1, v.formulation, large=large)
-            limit = left
             status, found = race(
                 [
                     lambda until: solve_cpsat(solver, v.model, until),
-                    lambda until: search(deal, limit, 1, until=until),
+                    lambda until: search(deal, left, 1, until=until),
                 ]
             )
             stats.update(solver_stats(solver))
