@@ -60,6 +60,37 @@ def test_cube_search_wins_what_dfs_wins_and_never_concludes_a_loss():
     assert verdicts == {Status.SOLVED, Status.UNSOLVABLE}
 
 
+def test_no_cube_position_is_asked_twice_nor_past_a_dead_one(monkeypatch):
+    """A lost deal keeps the search drawing playouts for the whole limit: every position it asks is new,
+    and none extends a position already proven dead (the same cards removed, the same rank on the hole)."""
+    import patience.solvers.cpsat_hole.cubes as cubes
+
+    inst = deal("all-in-a-row", 14, "portable", {"suits": 2})  # lost
+    d = HoleDeal.from_instance(inst)
+    asked: list[tuple[list[int], int]] = []  # (prefix, CP-SAT's status), in the order asked
+
+    def position(prefix: list[int]) -> tuple[frozenset[int], int]:
+        return frozenset(prefix), d.rank[prefix[-1]]
+
+    def record(deal_, prefix, *args, **kw):
+        status, won = _decide(deal_, prefix, *args, **kw)
+        asked.append((list(prefix), status))
+        return status, won
+
+    monkeypatch.setattr(cubes, "_decide", record)
+    r = cube_search(d, 3.0, lengths=(4, 8, 2, 6), cube_seconds=1.0, tries=5)
+    keys = [position(prefix) for prefix, _ in asked]
+    assert len(asked) > 3 and len(set(keys)) == len(keys)
+    dead: set[tuple[frozenset[int], int]] = set()
+    for prefix, status in asked:
+        through = {position(prefix[:k]) for k in range(1, len(prefix))}
+        assert not through & dead, "a cube past a dead position was asked"
+        if status == cp_model.INFEASIBLE:
+            dead.add(position(prefix))
+    assert dead  # so the assertion above could fail
+    assert r.events is None and r.stats["cube_playouts"] > len(asked)  # later playouts had nothing new
+
+
 def test_the_backend_cube_stage_reports_validated_wins():
     backend = CpSatBlackHole(presearch_nodes=0, max_cards=False, large_cards=10, cubes_after=0.0)
     won = 0

@@ -28,6 +28,15 @@ def test_greedy_plays_a_legal_sequence():
     assert replay(inst, to_moves(inst, d, order_events(order))).ok
 
 
+def test_greedy_returns_the_longest_fresh_playout_or_else_the_longest():
+    d = HoleDeal.from_instance(deal("all-in-a-row", 2, "portable", {"suits": 8}))
+    longest = greedy(d, tries=50, seed=3)
+    assert greedy(d, tries=50, seed=3, fresh=lambda play: True) == longest
+    assert greedy(d, tries=50, seed=3, fresh=lambda play: False) == longest  # nothing fresh: the longest
+    shorter = greedy(d, tries=50, seed=3, fresh=lambda play: len(play) < len(longest))
+    assert 0 < len(shorter) < len(longest)
+
+
 def test_sub_deal_keeps_the_piles_below_the_removed_cards():
     d = HoleDeal.from_instance(deal("all-in-a-row", 2, "portable", {"suits": 8}))
     order = greedy(d)[:5]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,8 +48,11 @@ class LnsResult:
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
-    """The longest of ``tries`` randomised greedy playouts (cards in play order).
+def greedy(
+    deal: HoleDeal, tries: int = 200, seed: int = 0, fresh: Callable[[list[int]], bool] | None = None
+) -> list[int]:
+    """The longest of ``tries`` randomised greedy playouts (cards in play order); with ``fresh``, the
+    longest that ``fresh`` accepts, if any (the cubes skip playouts whose positions were all asked).
 
     Each step plays a top card that fits the hole, preferring one after which some card fits (among the
     new tops), then one that keeps the walk's direction (Wolter's order, as the hole search's), then
@@ -63,6 +67,7 @@ def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
     start = {deal.pile[c]: c for c in range(deal.n) if deal.above[c] < 0}
     onward = HoleRanks(deal.R, deal.wrap, deal.king_blocks).onward
     best: list[int] = []
+    longest: list[int] = []  # the longest playout ``fresh`` did not accept
     for _ in range(tries):
         tops, hole, seq = dict(start), deal.hole_rank[0], []
         keep = 0  # the rank that keeps the walk's direction (none before two plays)
@@ -79,9 +84,11 @@ def greedy(deal: HoleDeal, tries: int = 200, seed: int = 0) -> list[int]:
                 tops[deal.pile[c]] = deal.below[c]
             else:
                 del tops[deal.pile[c]]
-        if len(seq) > len(best):
+        if len(seq) > len(best) and (fresh is None or fresh(seq)):
             best = seq
-    return best
+        elif len(seq) > len(longest):
+            longest = seq
+    return best or longest
 
 
 def _score(
