@@ -156,7 +156,7 @@ class CpSatBlackHole(Backend):
             stats.update(steps_stats)
         elif win_stage and opts.beside:
             # The win stage on one worker beside the decision model on the others (module docstring).
-            solver = parameters(left, opts.workers - 1, v.formulation, large=large)
+            solver = parameters(left, opts.workers - 1, v.formulation, large=large, inprocessing=large)
             status, found = race(
                 [
                     lambda until: solve_cpsat(solver, v.model, until),
@@ -168,7 +168,7 @@ class CpSatBlackHole(Backend):
             first = left if probe_after is None else min(left, probe_after)
             if win_stage:
                 first = min(left, after or 0.0)
-            solver = parameters(first, opts.workers, v.formulation, large=large)
+            solver = parameters(first, opts.workers, v.formulation, large=large, inprocessing=large)
             if first > 0:
                 status = solve_cpsat(solver, v.model)
                 stats.update(solver_stats(solver))

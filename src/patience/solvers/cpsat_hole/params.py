@@ -4,8 +4,9 @@ Chosen by measurement (docs/cpsat-hole-notes.md): ``cp_model_probing_level = 0``
 (2 for the probing stage of :mod:`.backend`), SAT inprocessing off for the table model, one worker; the
 steps model (several holes) without presolve, probing, linearization or inprocessing, and with its fixed
 search (the model's decision strategy). Decks past ``large_cards`` (72) tableau cards: one stage without
-probing and without the LP relaxation (at 104 cards probing presolve alone outlasts a 30 s limit), and
-with SAT inprocessing in the table model (its long proofs need ~30 % fewer conflicts with it).
+probing and without the LP relaxation (at 104 cards probing presolve alone outlasts a 30 s limit); the
+whole deal's table model there with SAT inprocessing (its long proofs need ~30 % fewer conflicts), the
+short solves of the cubes and the LNS without.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ __all__ = ["parameters", "solver_stats"]
 
 
 def parameters(
-    seconds: float, workers: int, formulation: str = "table", probing: int = 0, large: bool = False
+    seconds: float,
+    workers: int,
+    formulation: str = "table",
+    probing: int = 0,
+    large: bool = False,
+    inprocessing: bool = False,
 ) -> cp_model.CpSolver:
     """A solver for ``seconds`` with ``workers`` workers and the given probing level (module docstring).
 
@@ -39,9 +45,10 @@ def parameters(
         p.search_branching = cp_model.FIXED_SEARCH
     elif formulation == "table":
         # SAT inprocessing (vivification) costs ~0.6 s a deal on the table model and decides nothing up
-        # to 72 cards; at 104 the long proofs pay for it (All in a Row 8x13 #3: 99.6k conflicts, 32.4 s,
+        # to 72 cards, nor in the cubes' 6 s solves (All in a Row 8x13 #20 unknown at 40 s with it, won
+        # in 12 s without); at 104 the whole deal's long proofs pay for it (#3: 99.6k conflicts, 32.4 s,
         # against 141k, 44-51 s). The circuit model needs it anyway (measured: 2-3x slower without).
-        solver.parameters.use_sat_inprocessing = large
+        solver.parameters.use_sat_inprocessing = inprocessing
     if large and formulation != "steps":
         solver.parameters.linearization_level = 0
     return solver
