@@ -121,12 +121,13 @@ def cube_search(
                 break
             if not 0 < k < dead:
                 continue
-            if position(play[:k]) in asked:
+            key = position(play[:k])
+            if key in asked:
                 stats["cubes_repeated"] += 1
                 continue
             left = seconds - (time.perf_counter() - t0)
             status, won = _decide(deal, play[:k], min(cube_seconds, left), workers, large_cards, until)
-            asked[position(play[:k])] = status
+            asked[key] = status
             stats["cubes"] += 1
             if won is not None:
                 stats["cube_won_after"] = float(k)

@@ -67,7 +67,7 @@ def greedy(
     start = {deal.pile[c]: c for c in range(deal.n) if deal.above[c] < 0}
     onward = HoleRanks(deal.R, deal.wrap, deal.king_blocks).onward
     best: list[int] = []
-    longest: list[int] = []  # the longest playout ``fresh`` did not accept
+    longest: list[int] = []  # the longest of all, returned when ``fresh`` accepts none
     for _ in range(tries):
         tops, hole, seq = dict(start), deal.hole_rank[0], []
         keep = 0  # the rank that keeps the walk's direction (none before two plays)
@@ -84,10 +84,10 @@ def greedy(
                 tops[deal.pile[c]] = deal.below[c]
             else:
                 del tops[deal.pile[c]]
+        if len(seq) > len(longest):
+            longest = seq
         if len(seq) > len(best) and (fresh is None or fresh(seq)):
             best = seq
-        elif len(seq) > len(longest):
-            longest = seq
     return best or longest
 
 
