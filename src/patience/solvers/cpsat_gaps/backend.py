@@ -102,6 +102,7 @@ class CpSatGapsOptions:
     "fixed" (steps, foata: forward in time, a move first) or "auto" (CP-SAT's own branching);
     ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation); ``card_cuts``:
     the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured);
+    ``settle``: the forced-settle cut of "foata" (:mod:`.settle`; fixed-suit; off is an ablation);
     ``orders``: the fixed search's move orders in a step (:data:`ORDERS`), side by side when several
     (module docstring; a comma-separated string is read too)."""
 
@@ -113,6 +114,7 @@ class CpSatGapsOptions:
     search: str = "fixed"
     normal_form: bool = True
     card_cuts: bool = False
+    settle: bool = True
     orders: tuple[str, ...] = ("card",)
 
     def __post_init__(self) -> None:
@@ -206,6 +208,7 @@ class CpSatGaps(Backend):
                     deadline=deadline,
                     normal_form=opts.normal_form,
                     card_cuts=opts.card_cuts,
+                    settle=opts.settle,
                 )
             except OutOfTime:
                 return Result(

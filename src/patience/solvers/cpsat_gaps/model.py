@@ -117,10 +117,12 @@ def build_model(
     deadline: float = float("inf"),
     normal_form: bool = True,
     card_cuts: bool = False,
+    settle: bool = False,
 ) -> ModelVars:
     """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``;
     ``normal_form`` False drops the Foata cut of "foata" and ``card_cuts`` True adds its per-card move
-    bounds (:mod:`.foata`).
+    bounds (:mod:`.foata`); ``settle`` adds its forced-settle cut (:mod:`.settle`; fixed-suit deals
+    only, ignored under any-two).
 
     Raises :class:`OutOfTime` once ``perf_counter()`` passes ``deadline`` (checked every step or card).
     """
@@ -133,7 +135,7 @@ def build_model(
     if formulation == "steps":
         _steps(v)
     elif formulation == "foata":
-        build_foata(v, _goal_rows, _on_time, normal_form, card_cuts)
+        build_foata(v, _goal_rows, _on_time, normal_form, card_cuts, settle and deal.fixed)
     elif formulation == "visits":
         build_visits(v, _goal_rows, _on_time)
     else:
