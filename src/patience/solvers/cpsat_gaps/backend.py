@@ -41,6 +41,7 @@ from ..race import race
 from .bounds import Bounds, bounds
 from .data import GapsDeal, family_supports
 from .model import FORMULATIONS, MAX_MODEL_LITERALS, ModelVars, OutOfTime, build_model, decode
+from .split import solve_split
 
 __all__ = ["FOATA_DEPTHS", "ORDERS", "CpSatGaps", "CpSatGapsOptions", "to_moves"]
 
@@ -72,8 +73,8 @@ def _parameters(
         p.linearization_level = 0
         p.symmetry_level = 0
         p.use_sat_inprocessing = False
-        if v.decisions and search == "fixed":
-            decisions = v.decisions if order == "card" else [v.mv[k] for k in sorted(v.mv, key=ORDERS[order])]
+        if v.fixed_search and v.mv and search == "fixed":
+            decisions = [v.mv[k] for k in sorted(v.mv, key=ORDERS[order])]
             v.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
             p.search_branching = cp_model.FIXED_SEARCH
     elif v.formulation == "visits":
@@ -103,6 +104,7 @@ class CpSatGapsOptions:
     ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation); ``card_cuts``:
     the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured);
     ``settle``: the forced-settle cut of "foata" (:mod:`.settle`; fixed-suit; off is an ablation);
+    ``split``: threads that share each order's search, cube by cube (:mod:`.split`; fixed search);
     ``orders``: the fixed search's move orders in a step (:data:`ORDERS`), side by side when several
     (module docstring; a comma-separated string is read too)."""
 
@@ -115,6 +117,7 @@ class CpSatGapsOptions:
     normal_form: bool = True
     card_cuts: bool = False
     settle: bool = True
+    split: int = 1
     orders: tuple[str, ...] = ("card",)
 
     def __post_init__(self) -> None:
@@ -127,6 +130,10 @@ class CpSatGapsOptions:
             raise ValueError("several orders need the fixed search of 'steps' or 'foata'")
         if self.formulation not in FORMULATIONS:
             raise ValueError(f"unknown formulation {self.formulation!r} ({', '.join(FORMULATIONS)})")
+        if self.split < 1:
+            raise ValueError(f"split must be at least 1 (threads), not {self.split}")
+        if self.split > 1 and (self.formulation not in ("steps", "foata") or self.search != "fixed"):
+            raise ValueError("split needs the fixed search of 'steps' or 'foata'")
         if self.search not in ("fixed", "auto"):
             raise ValueError(f"unknown search {self.search!r} (fixed, auto)")
 
@@ -220,13 +227,23 @@ class CpSatGaps(Backend):
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
-            solver = _parameters(v, left, opts.workers, opts.search, order)
-            status = solve_cpsat(solver, v.model, until)
-            for key, value in (
-                ("conflicts", solver.num_conflicts),
-                ("branches", solver.num_branches),
-                ("cpsat_seconds", solver.wall_time),
-            ):
+            if opts.split > 1:
+                try:
+                    status, v, solver, found = self._split(v, deal, b, horizon, order, deadline, until)
+                except OutOfTime:
+                    msg = "time limit (building the model)"
+                    return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
+                if solver is None:  # every cube infeasible, or no time left for one
+                    solver = cp_model.CpSolver()
+            else:
+                solver = _parameters(v, left, opts.workers, opts.search, order)
+                status = solve_cpsat(solver, v.model, until)
+                found = {
+                    "conflicts": solver.num_conflicts,
+                    "branches": solver.num_branches,
+                    "cpsat_seconds": solver.wall_time,
+                }
+            for key, value in found.items():
                 stats[key] = stats.get(key, 0.0) + float(value)
             stats["model_horizon"] = float(horizon)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -244,6 +261,43 @@ class CpSatGaps(Backend):
                 Status.UNKNOWN, None, stats, self.name, f"cp-sat status {solver.status_name(status)}"
             )
         raise AssertionError("the last horizon is the proven one: its model has no escape")
+
+    def _split(
+        self,
+        v: ModelVars,
+        deal: GapsDeal,
+        b: Bounds,
+        horizon: int,
+        order: str,
+        deadline: float,
+        until: threading.Event | None,
+    ) -> tuple[int, ModelVars, cp_model.CpSolver | None, dict[str, float]]:
+        """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`); the copies are
+        built here (``OutOfTime`` when the limit passes meanwhile)."""
+        opts = self.options
+        t_build = time.perf_counter()
+        models = [v] + [
+            build_model(
+                deal,
+                b,
+                opts.formulation,
+                horizon=horizon,
+                order_cut=opts.order_cut,
+                deadline=deadline,
+                normal_form=opts.normal_form,
+                card_cuts=opts.card_cuts,
+                settle=opts.settle,
+            )
+            for _ in range(opts.split - 1)
+        ]
+        built = time.perf_counter() - t_build
+
+        def solver_for(m: ModelVars) -> cp_model.CpSolver | None:
+            left = deadline - time.perf_counter()
+            return _parameters(m, left, opts.workers, opts.search, order) if left > 0 else None
+
+        status, model, solver, found = solve_split(models, solver_for, until)
+        return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:
         """SOLVED with the plan as JSON moves (each checked legal in the engine by to_moves)."""

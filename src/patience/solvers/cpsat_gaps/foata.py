@@ -144,7 +144,7 @@ def build_foata(
     for lit, c, g in goal_lits:
         clause(m, [~lit, at[T].get((c, g), 0), *escape])
     # Search order: forward in time, a move before no move (FIXED_SEARCH, as "steps").
-    v.decisions = [v.mv[key] for key in sorted(v.mv)]
+    v.fixed_search = True
 
 
 def _foata_cut(

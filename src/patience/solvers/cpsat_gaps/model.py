@@ -86,7 +86,7 @@ class ModelVars:
     normal_form: bool = True  # the Foata cut (foata; False: plain parallel steps, an ablation)
     card_cuts: bool = False  # the per-card move bounds in foata (an ablation; steps always has them)
     last_any: Any = None  # foata under a horizon below the proven one: "the last step moves"
-    decisions: list[Any] = field(default_factory=list)  # fixed search order (steps)
+    fixed_search: bool = False  # steps, foata: the backend's fixed search branches on mv (ORDERS)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
     time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
@@ -216,8 +216,8 @@ def _steps(v: ModelVars) -> None:
     for lit, c, g in goal_lits:
         if (c, g) in at[T]:
             _clause(m, [~lit, at[T][(c, g)]])
-    # Search order: forward in time, a move before no move (FIXED_SEARCH in _parameters).
-    v.decisions = [v.mv[key] for key in sorted(v.mv)]
+    # Search order: forward in time, a move before no move (FIXED_SEARCH and ORDERS in backend.py).
+    v.fixed_search = True
 
 
 def _order_cut(m: cp_model.CpModel, t: int, prev: tuple[Any, Any, Any, Any], who: Any, dst: Any) -> None:

@@ -178,7 +178,6 @@ def build_visits(v: Any, goal_rows: Any, on_time: Any, compact: bool = False) ->
                 m.add(lit == 0)
             else:
                 m.add_bool_or([row[(s, r)] for r in rows]).only_enforce_if(lit)
-    v.decisions = []
 
 
 def decode_visits(v: Any, solver: cp_model.CpSolver) -> list[tuple[int, int]]:

@@ -1,0 +1,109 @@
+"""One fixed search shared by several threads: cubes over the first step's legal moves.
+
+Two move orders side by side (``orders``) both search the whole deal, so on a lost deal the second core
+only races the first. Here the threads split one search instead: a *cube* fixes, for every move legal
+in the dealt grid, whether the plan's first (Foata) step makes it; the cubes are every such assignment,
+so they partition the plans, and each is the same model solved under assumptions
+(``CpModel.add_assumptions``), one model per thread. Cubes are taken from a shared queue in the fixed
+search's own order (moves first), so a cheap cube never waits behind a costly one.
+
+Verdicts: a solution of any cube is a solution of the model (the assumptions only add constraints);
+every cube infeasible makes the model infeasible, since the cubes cover every assignment of those
+literals (the moves illegal in the dealt grid are false in every solution anyway). A cube still open at
+the time limit leaves the model undecided. Measured on 4 x 13 lost deals (docs/cpsat-gaps-notes.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ...engine import EMPTY
+from ...interrupt import solve_cpsat
+from ..race import race
+
+__all__ = ["first_moves", "solve_split"]
+
+
+def first_moves(v: Any) -> list[tuple[int, int, int]]:
+    """The keys ``(0, card, cell)`` of ``v.mv`` whose move is legal in the dealt grid."""
+    deal, grid, R = v.deal, v.deal.grid, v.deal.R
+    out = []
+    for t, c, p in sorted(v.mv):
+        if t or grid[p] != EMPTY:
+            continue
+        if deal.rank(c) == 2:
+            ok = p % R == 0 and (not deal.fixed or p // R == deal.suit(c))
+        else:
+            ok = p % R > 0 and grid[p - 1] == c - 1
+        if ok:
+            out.append((t, c, p))
+    return out
+
+
+class _Either(threading.Event):
+    """Set when either event is (``is_set`` is all :func:`~patience.interrupt.solve_cpsat` asks)."""
+
+    def __init__(self, a: threading.Event, b: threading.Event | None) -> None:
+        super().__init__()
+        self.a, self.b = a, b
+
+    def is_set(self) -> bool:
+        return self.a.is_set() or (self.b is not None and self.b.is_set())
+
+
+def solve_split(
+    models: list[Any],
+    solver_for: Callable[[Any], cp_model.CpSolver | None],
+    until: threading.Event | None = None,
+) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
+    """Solve the same model (one copy per thread in ``models``) cube by cube (module docstring).
+    ``solver_for(v)`` gives a fresh solver with the time left (None: no time left). Returns the
+    status (INFEASIBLE only when every cube is), the model and solver of the deciding cube (else the
+    last), and the summed search statistics."""
+    keys = first_moves(models[0])
+    queue = list(itertools.product((True, False), repeat=len(keys)))
+    queue.reverse()  # popped from the end: all moves first, as the fixed search would
+    lock = threading.Lock()
+    left = [len(queue)]
+    found: list[tuple[int, Any, cp_model.CpSolver | None]] = []
+    stats = {"conflicts": 0.0, "branches": 0.0, "cpsat_seconds": 0.0, "cubes": 0.0}
+
+    def work(v: Any, stop: threading.Event) -> None:
+        halt = _Either(stop, until)
+        while not halt.is_set():
+            with lock:
+                cube = queue.pop() if queue else None
+            if cube is None:
+                while left[0] and not halt.is_set():
+                    stop.wait(0.01)
+                return
+            v.model.clear_assumptions()
+            v.model.add_assumptions([v.mv[k] if on else ~v.mv[k] for k, on in zip(keys, cube, strict=True)])
+            solver = solver_for(v)
+            status = cp_model.UNKNOWN if solver is None else solve_cpsat(solver, v.model, halt)
+            with lock:
+                left[0] -= 1
+                if solver is not None:
+                    stats["conflicts"] += solver.num_conflicts
+                    stats["branches"] += solver.num_branches
+                    stats["cpsat_seconds"] += solver.wall_time
+                stats["cubes"] += 1
+                if status != cp_model.INFEASIBLE:
+                    found.append((status, v, solver))
+            if status != cp_model.INFEASIBLE:
+                return  # a solution, or time out: the race stops the other threads
+
+    race([lambda stop, v=v: work(v, stop) for v in models])
+    for v in models:
+        v.model.clear_assumptions()
+    decided = [f for f in found if f[0] in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
+    if decided:
+        return (*decided[0], stats)
+    if found or queue or left[0]:
+        return (cp_model.UNKNOWN, *(found[0][1:] if found else (models[0], None)), stats)
+    return (cp_model.INFEASIBLE, models[0], None, stats)
