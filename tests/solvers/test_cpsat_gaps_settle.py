@@ -91,7 +91,7 @@ def test_a_forced_settle_keeps_exactly_the_winnable_grids() -> None:
         b = bounds(d, 2)
         grids, good = winnable_grids(d)
         for g in grids:
-            forced = forced_settles(d, g, never=lambda c, p: p not in b.reach.get(c, ()))
+            forced = forced_settles(d, g, never=lambda c, p, b=b: p not in b.reach.get(c, ()))
             assert set(forced) >= set(forced_settles(d, g)), "the reach test only adds settles"
             for c, p in forced:
                 assert (play(g, c, p) in good) is (g in good), (suits, ranks, seed, g, c)
@@ -130,7 +130,8 @@ def test_settle_ablation_keeps_dfs_verdicts(suits: int, ranks: int) -> None:
         want = solve(inst, "dfs", Limits(seconds=20)).status
         assert want in (Status.SOLVED, Status.UNSOLVABLE), seed
         for settle in (True, False):
-            assert CpSatGaps("foata", settle=settle).solve(inst, Limits(seconds=20)).status is want, (seed, settle)
+            result = CpSatGaps("foata", settle=settle).solve(inst, Limits(seconds=20))
+            assert result.status is want, (seed, settle)
 
 
 def test_the_cut_applies_under_fixed_suit_only() -> None:

@@ -1,0 +1,72 @@
+"""cpsat-gaps ``split``: threads sharing one fixed search cube by cube (cpsat_gaps/split.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from ortools.sat.python import cp_model
+
+from patience.solvers.base import Limits, Status
+from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, build_model
+from patience.solvers.cpsat_gaps.backend import _parameters
+from patience.solvers.cpsat_gaps.split import first_moves, solve_split
+
+from .test_cpsat_gaps import BASIC, brute_force, small, successors, to_grid
+
+
+@pytest.mark.parametrize("suits,ranks", [(4, 5), (3, 4), (2, 5)])
+def test_split_search_matches_brute_force(suits: int, ranks: int) -> None:
+    """Cubes partition the plans: split alone and beside a second order give the exhaustive verdicts."""
+    for seed in range(8):
+        inst = small(BASIC, suits, ranks, seed)
+        want = Status.SOLVED if brute_force(inst) else Status.UNSOLVABLE
+        for orders in (("card",), ("card", "target")):
+            result = CpSatGaps("foata", split=2, orders=orders).solve(inst, Limits(seconds=20))
+            assert result.status is want, (seed, orders)
+            assert result.stats["cubes"] >= 1
+
+
+def test_first_moves_are_the_legal_moves_of_the_deal() -> None:
+    """The cubes' literals: exactly the moves an independent generator finds legal in the dealt grid."""
+    for seed in range(10):
+        inst = small(BASIC, 4, 5, seed)
+        d = GapsDeal.from_instance(inst)
+        v = build_model(d, bounds(d, 2), "foata", horizon=3)
+        grid, width = to_grid(inst)
+        want = {(grid[a][0] * width + grid[a][1] - 1, b) for a, b in successors(grid, width, True)}
+        assert {(c, p) for _t, c, p in first_moves(v)} == want, seed
+
+
+def _copies(inst_seed: int, n: int) -> list:
+    d = GapsDeal.from_instance(small(BASIC, 4, 5, inst_seed))
+    b = bounds(d, 2)
+    return [build_model(d, b, "foata", settle=True) for _ in range(n)]
+
+
+def test_a_lost_deal_asks_every_cube() -> None:
+    """Infeasible only once every cube is: 2^k cubes for k legal first moves."""
+    for seed in range(12):
+        inst = small(BASIC, 4, 5, seed)
+        if brute_force(inst):
+            continue
+        models = _copies(seed, 2)
+        status, _v, _s, stats = solve_split(models, lambda m: _parameters(m, 20, 1))
+        assert status == cp_model.INFEASIBLE, seed
+        assert stats["cubes"] == 2 ** len(first_moves(models[0])), seed
+        return
+    pytest.fail("no lost 4 x 5 deal among seeds 0-11")
+
+
+def test_a_stopped_split_is_undecided() -> None:
+    until = threading.Event()
+    until.set()
+    status, _v, solver, _stats = solve_split(_copies(0, 2), lambda m: _parameters(m, 20, 1), until)
+    assert status == cp_model.UNKNOWN and solver is None
+
+
+def test_split_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="split must be at least 1"):
+        CpSatGaps("foata", split=0)
+    with pytest.raises(ValueError, match="split needs the fixed search"):
+        CpSatGaps("events", split=2)
