@@ -206,17 +206,7 @@ class CpSatGaps(Backend):
                 return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
             t_build = time.perf_counter()
             try:
-                v = build_model(
-                    deal,
-                    b,
-                    opts.formulation,
-                    horizon=horizon,
-                    order_cut=opts.order_cut,
-                    deadline=deadline,
-                    normal_form=opts.normal_form,
-                    card_cuts=opts.card_cuts,
-                    settle=opts.settle,
-                )
+                v = self._build(deal, b, horizon, deadline)
             except OutOfTime:
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
@@ -262,6 +252,21 @@ class CpSatGaps(Backend):
             )
         raise AssertionError("the last horizon is the proven one: its model has no escape")
 
+    def _build(self, deal: GapsDeal, b: Bounds, horizon: int, deadline: float) -> ModelVars:
+        """The model of the options' formulation and cuts at ``horizon`` (``OutOfTime`` past ``deadline``)."""
+        opts = self.options
+        return build_model(
+            deal,
+            b,
+            opts.formulation,
+            horizon=horizon,
+            order_cut=opts.order_cut,
+            deadline=deadline,
+            normal_form=opts.normal_form,
+            card_cuts=opts.card_cuts,
+            settle=opts.settle,
+        )
+
     def _split(
         self,
         v: ModelVars,
@@ -276,20 +281,7 @@ class CpSatGaps(Backend):
         built here (``OutOfTime`` when the limit passes meanwhile)."""
         opts = self.options
         t_build = time.perf_counter()
-        models = [v] + [
-            build_model(
-                deal,
-                b,
-                opts.formulation,
-                horizon=horizon,
-                order_cut=opts.order_cut,
-                deadline=deadline,
-                normal_form=opts.normal_form,
-                card_cuts=opts.card_cuts,
-                settle=opts.settle,
-            )
-            for _ in range(opts.split - 1)
-        ]
+        models = [v] + [self._build(deal, b, horizon, deadline) for _ in range(opts.split - 1)]
         built = time.perf_counter() - t_build
 
         def solver_for(m: ModelVars) -> cp_model.CpSolver | None:
