@@ -47,6 +47,21 @@ def successors(grid: Grid, width: int, fixed: bool) -> list[tuple[int, int]]:
     return out
 
 
+def code_moves(g: list[int] | tuple[int, ...], R: int) -> list[tuple[int, int]]:
+    """Fixed-suit moves (card code, target cell) of a grid of card codes (:mod:`cpsat_gaps.data`), from
+    the rules text: column 0 of row r takes the 2 of suit r, any other gap the successor of its left
+    neighbour (none after a King or a gap)."""
+    out = []
+    for p, x in enumerate(g):
+        if x != EMPTY:
+            continue
+        if p % R == 0:
+            out.append(((p // R) * R + 1, p))
+        elif g[p - 1] != EMPTY and g[p - 1] % R != R - 1:
+            out.append((g[p - 1] + 1, p))
+    return out
+
+
 def won(grid: Grid, width: int) -> bool:
     for r in range(len(grid) // width):
         row = grid[r * width : (r + 1) * width]
@@ -318,17 +333,7 @@ def test_foata_constraints_hold_on_the_normal_form_of_random_plays() -> None:
             g = list(gd.grid)
             play: list[tuple[int, int, int]] = []
             for _ in range(60):
-                options = []
-                for p, x in enumerate(g):
-                    if x != EMPTY:
-                        continue
-                    if p % width == 0:
-                        y = (p // width) * width + 1
-                    elif g[p - 1] == EMPTY or g[p - 1] % width == width - 1:
-                        continue
-                    else:
-                        y = g[p - 1] + 1
-                    options.append((y, g.index(y), p))
+                options = [(y, g.index(y), p) for y, p in code_moves(g, width)]
                 if not options:
                     break
                 m = rng.choice(options)

@@ -14,29 +14,14 @@ from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, build_model
 from patience.solvers.cpsat_gaps.backend import _parameters
 from patience.solvers.cpsat_gaps.settle import forced_settles
 
+from .test_cpsat_gaps import code_moves
+
 BASIC = "gaps-basic-variant"
 Grid = tuple[int, ...]
 
 
 def small(suits: int, ranks: int, seed: int) -> Instance:
     return deal(BASIC, seed, "portable", {"suits": suits, "ranks": ranks, "rows": suits})
-
-
-def moves(g: Grid, R: int) -> list[tuple[int, int]]:
-    """Fixed-suit moves (card, target cell), from the rules text: column 0 of row r takes the 2 of suit
-    r; any other gap the successor of its left neighbour (none after a King or a gap)."""
-    out = []
-    for p, x in enumerate(g):
-        if x != EMPTY:
-            continue
-        if p % R == 0:
-            c = (p // R) * R + 1
-        elif g[p - 1] == EMPTY or g[p - 1] % R == R - 1:
-            continue
-        else:
-            c = g[p - 1] + 1
-        out.append((c, p))
-    return out
 
 
 def play(g: Grid, c: int, p: int) -> Grid:
@@ -54,7 +39,7 @@ def winnable_grids(d: GapsDeal) -> tuple[list[Grid], set[Grid]]:
     seen, stack, edges = {d.grid}, [d.grid], {}
     while stack:
         g = stack.pop()
-        edges[g] = [play(g, c, p) for c, p in moves(g, d.R)]
+        edges[g] = [play(g, c, p) for c, p in code_moves(g, d.R)]
         for h in edges[g]:
             if h not in seen:
                 seen.add(h)
@@ -71,7 +56,7 @@ def winnable_grids(d: GapsDeal) -> tuple[list[Grid], set[Grid]]:
 def _naive_settles(d: GapsDeal, g: Grid) -> list[tuple[int, int]]:
     """Settle moves with no condition on y + 1: not a theorem (the test shows a counterexample)."""
     out = []
-    for c, p in moves(g, d.R):
+    for c, p in code_moves(g, d.R):
         below_ok = d.rank(c) == 2 or all(g[d.goal(x, d.suit(x))] == x for x in range(c - d.rank(c) + 2, c))
         if p == d.goal(c, d.suit(c)) and below_ok:
             out.append((c, p))
