@@ -12,6 +12,8 @@ Notation (cells, card codes, the move rule): :mod:`.data`. One module per job:
 * :mod:`.model`: :func:`build_model`, the "steps" and "events" formulations, and :func:`decode`;
 * :mod:`.visits`: the "visits" formulation (fixed card-and-cell move events, ordered in time);
 * :mod:`.foata`: the "foata" formulation ("steps" with parallel steps in Foata normal form);
+* :mod:`.settle`: forced settles, a stubborn-set theorem (with its proof) and its cut in "foata";
+* :mod:`.split`: one fixed search shared by several threads, cube by cube;
 * :mod:`.backend`: :class:`CpSatGaps` (registry name ``cpsat-gaps``): parameters, verdicts, moves.
 
 What was tried for full-size deals (issue 20; basic variant, portable deals, 1 worker; the machine was
@@ -35,9 +37,13 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | foata, 80 steps first (goal: won or still moving) | lost deals 2, 6, 11, 21, 41: 1.5-12.7 s, at H 5-22 s |
 | foata without the per-card bounds (``card_cuts``) | deals 1-100 at 30 s: 51 (13 won, 38 lost) |
 | foata, card and target orders side by side (``orders``) | 1-100 at 30 s, 2 cores: 54 (15 won, 39 lost) |
+| stubborn sets (partial-order reduction), exhaustive search | deals 1, 24, 31, 47: 15-36% fewer grids |
+| + forced settles (:mod:`.settle`, the default) | 1-100 at 30 s, 2 cores: 57 (16 won, 41 lost) |
+| cubes of greedy playouts for the wins | 6 won deals unknown at 30 s: none won |
+| + one search split in cubes (``split=2``) | 1-100 at 30 s, 2 cores: 67 (21 won, 46 lost), median 11.8 s |
 
 (load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the next three, 1-2.9 for the
-last two.) "foata" is the
+next two, 0.8-2.0 for the last four.) "foata" is the
 default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
 wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
 that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
