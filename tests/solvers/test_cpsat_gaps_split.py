@@ -70,3 +70,13 @@ def test_split_options_are_checked() -> None:
         CpSatGaps("foata", split=0)
     with pytest.raises(ValueError, match="split needs the fixed search"):
         CpSatGaps("events", split=2)
+
+
+def test_a_model_gets_its_decision_strategy_once() -> None:
+    """Split solves one model once a cube: the fixed search's strategy is added once, in one order."""
+    v = _copies(0, 1)[0]
+    for _ in range(3):
+        _parameters(v, 5, 1)
+    assert len(v.model.proto.search_strategy) == 1
+    with pytest.raises(ValueError, match="already branches in order 'card'"):
+        _parameters(v, 5, 1, "fixed", "target")

@@ -16,6 +16,7 @@ default) or by target cell (``"target"``). The order decides which plays the dep
 first, so each order wins and refutes different deals (docs/cpsat-gaps-notes.md). Several orders run
 side by side, one model and thread each (:mod:`patience.solvers.race`); the first verdict stops the
 others. Each order's search is complete, so its verdict stands alone; two that disagree are an ERROR.
+With ``split`` > 1 several threads share each order's search instead, cube by cube (:mod:`.split`).
 
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
 :class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay` in
@@ -74,8 +75,12 @@ def _parameters(
         p.symmetry_level = 0
         p.use_sat_inprocessing = False
         if v.fixed_search and v.mv and search == "fixed":
-            decisions = [v.mv[k] for k in sorted(v.mv, key=ORDERS[order])]
-            v.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            if not v.strategy:  # once a model: split solves one model once a cube
+                decisions = [v.mv[k] for k in sorted(v.mv, key=ORDERS[order])]
+                v.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+                v.strategy = order
+            if v.strategy != order:
+                raise ValueError(f"the model already branches in order {v.strategy!r}, not {order!r}")
             p.search_branching = cp_model.FIXED_SEARCH
     elif v.formulation == "visits":
         p.linearization_level = 0  # measured on 4 x 8 deals 0, 4, 5: faster without the LP

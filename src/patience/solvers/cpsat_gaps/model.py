@@ -87,6 +87,7 @@ class ModelVars:
     card_cuts: bool = False  # the per-card move bounds in foata (an ablation; steps always has them)
     last_any: Any = None  # foata under a horizon below the proven one: "the last step moves"
     fixed_search: bool = False  # steps, foata: the backend's fixed search branches on mv (ORDERS)
+    strategy: str = ""  # the order whose decision strategy the model holds (added once, backend.py)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)
     act: dict[tuple[int, int], Any] = field(default_factory=dict)  # act[(c, k)] (events)
     time: dict[tuple[int, int], Any] = field(default_factory=dict)  # time[(c, k)] (events)
