@@ -138,8 +138,11 @@ def main() -> None:
     game, default_gen, default_form, sets = GAMES[args.game]
     gen = args.generator or default_gen
     form = args.formulation or default_form
+    try:
+        backends = solvers(args.game, form, args.workers, dict(map(option, args.opt)))
+    except (ValueError, TypeError) as err:  # an unknown option or a bad value: one line, exit 2
+        ap.error(f"--opt: {err}")
     out = _common.out_dir(args)
-    backends = solvers(args.game, form, args.workers, dict(map(option, args.opt)))
     names = list(backends)
     peer = args.game == "gaps" and not args.no_peer and _solvitaire.available()
     if peer:
