@@ -35,13 +35,16 @@ def test_first_moves_are_the_legal_moves_of_the_deal() -> None:
         v = build_model(d, bounds(d, 2), "foata", horizon=3)
         grid, width = to_grid(inst)
         want = {(grid[a][0] * width + grid[a][1] - 1, b) for a, b in successors(grid, width, True)}
-        assert {(c, p) for _t, c, p in first_moves(v)} == want, seed
+        assert {(c, p) for _t, c, p in first_moves(inst, v)} == want, seed
 
 
-def _copies(inst_seed: int, n: int) -> list:
-    d = GapsDeal.from_instance(small(BASIC, 4, 5, inst_seed))
+def _copies(inst_seed: int, n: int) -> tuple[list, list[tuple[int, int, int]]]:
+    """``n`` copies of the model of 4 x 5 deal ``inst_seed``, and the keys of its cubes."""
+    inst = small(BASIC, 4, 5, inst_seed)
+    d = GapsDeal.from_instance(inst)
     b = bounds(d, 2)
-    return [build_model(d, b, "foata", settle=True) for _ in range(n)]
+    models = [build_model(d, b, "foata", settle=True) for _ in range(n)]
+    return models, first_moves(inst, models[0])
 
 
 def test_a_lost_deal_asks_every_cube() -> None:
@@ -50,10 +53,10 @@ def test_a_lost_deal_asks_every_cube() -> None:
         inst = small(BASIC, 4, 5, seed)
         if brute_force(inst):
             continue
-        models = _copies(seed, 2)
-        status, _v, _s, stats = solve_split(models, lambda m: _parameters(m, 20, 1))
+        models, keys = _copies(seed, 2)
+        status, _v, _s, stats = solve_split(models, keys, lambda m: _parameters(m, 20, 1))
         assert status == cp_model.INFEASIBLE, seed
-        assert stats["cubes"] == 2 ** len(first_moves(models[0])), seed
+        assert stats["cubes"] == 2 ** len(keys), seed
         return
     pytest.fail("no lost 4 x 5 deal among seeds 0-11")
 
@@ -61,7 +64,8 @@ def test_a_lost_deal_asks_every_cube() -> None:
 def test_a_stopped_split_is_undecided() -> None:
     until = threading.Event()
     until.set()
-    status, _v, solver, _stats = solve_split(_copies(0, 2), lambda m: _parameters(m, 20, 1), until)
+    models, keys = _copies(0, 2)
+    status, _v, solver, _stats = solve_split(models, keys, lambda m: _parameters(m, 20, 1), until)
     assert status == cp_model.UNKNOWN and solver is None
 
 
@@ -74,7 +78,7 @@ def test_split_options_are_checked() -> None:
 
 def test_a_model_gets_its_decision_strategy_once() -> None:
     """Split solves one model once a cube: the fixed search's strategy is added once, in one order."""
-    v = _copies(0, 1)[0]
+    v = _copies(0, 1)[0][0]
     for _ in range(3):
         _parameters(v, 5, 1)
     assert len(v.model.proto.search_strategy) == 1

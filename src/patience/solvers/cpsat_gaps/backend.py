@@ -42,7 +42,7 @@ from ..race import race
 from .bounds import Bounds, bounds
 from .data import GapsDeal, family_supports
 from .model import FORMULATIONS, MAX_MODEL_LITERALS, ModelVars, OutOfTime, build_model, decode
-from .split import solve_split
+from .split import first_moves, solve_split
 
 __all__ = ["FOATA_DEPTHS", "ORDERS", "CpSatGaps", "CpSatGapsOptions", "to_moves"]
 
@@ -224,7 +224,7 @@ class CpSatGaps(Backend):
                 )
             if opts.split > 1:
                 try:
-                    status, v, solver, found = self._split(v, deal, b, horizon, order, deadline, until)
+                    status, v, solver, found = self._split(instance, v, b, horizon, order, deadline, until)
                 except OutOfTime:
                     msg = "time limit (building the model)"
                     return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
@@ -274,8 +274,8 @@ class CpSatGaps(Backend):
 
     def _split(
         self,
+        instance: Instance,
         v: ModelVars,
-        deal: GapsDeal,
         b: Bounds,
         horizon: int,
         order: str,
@@ -286,14 +286,14 @@ class CpSatGaps(Backend):
         built here (``OutOfTime`` when the limit passes meanwhile)."""
         opts = self.options
         t_build = time.perf_counter()
-        models = [v] + [self._build(deal, b, horizon, deadline) for _ in range(opts.split - 1)]
+        models = [v] + [self._build(v.deal, b, horizon, deadline) for _ in range(opts.split - 1)]
         built = time.perf_counter() - t_build
 
         def solver_for(m: ModelVars) -> cp_model.CpSolver | None:
             left = deadline - time.perf_counter()
             return _parameters(m, left, opts.workers, opts.search, order) if left > 0 else None
 
-        status, model, solver, found = solve_split(models, solver_for, until)
+        status, model, solver, found = solve_split(models, first_moves(instance, v), solver_for, until)
         return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:

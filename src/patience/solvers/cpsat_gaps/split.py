@@ -22,27 +22,21 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ...engine import EMPTY
+from ...engine import Engine
+from ...instance import Instance
 from ...interrupt import solve_cpsat
 from ..race import race
 
 __all__ = ["first_moves", "solve_split"]
 
 
-def first_moves(v: Any) -> list[tuple[int, int, int]]:
-    """The keys ``(0, card, cell)`` of ``v.mv`` whose move is legal in the dealt grid."""
-    deal, grid, R = v.deal, v.deal.grid, v.deal.R
-    out = []
-    for t, c, p in sorted(v.mv):
-        if t or grid[p] != EMPTY:
-            continue
-        if deal.rank(c) == 2:
-            ok = p % R == 0 and (not deal.fixed or p // R == deal.suit(c))
-        else:
-            ok = p % R > 0 and grid[p - 1] == c - 1
-        if ok:
-            out.append((t, c, p))
-    return out
+def first_moves(inst: Instance, v: Any) -> list[tuple[int, int, int]]:
+    """The keys ``(0, card, cell)`` of ``v.mv`` (the model of ``inst``) of the moves the engine finds
+    legal in the dealt grid (any set of step-0 literals gives complete cubes; these are the ones that
+    can be true)."""
+    eng = Engine(inst)
+    keys = ((0, eng.grid[src], dst) for _a, src, _b, dst, _n in eng.legal_moves())
+    return sorted(k for k in keys if k in v.mv)
 
 
 class _Either(threading.Event):
@@ -58,14 +52,14 @@ class _Either(threading.Event):
 
 def solve_split(
     models: list[Any],
+    keys: list[tuple[int, int, int]],
     solver_for: Callable[[Any], cp_model.CpSolver | None],
     until: threading.Event | None = None,
 ) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
-    """Solve the same model (one copy per thread in ``models``) cube by cube (module docstring).
-    ``solver_for(v)`` gives a fresh solver with the time left (None: no time left). Returns the
-    status (INFEASIBLE only when every cube is), the model and solver of the deciding cube (else the
-    last), and the summed search statistics."""
-    keys = first_moves(models[0])
+    """Solve the same model (one copy per thread in ``models``) cube by cube over the literals
+    ``v.mv[k]`` of ``keys`` (:func:`first_moves`; module docstring). ``solver_for(v)`` gives a fresh
+    solver with the time left (None: no time left). Returns the status (INFEASIBLE only when every cube
+    is), the model and solver of the deciding cube (else the last), and the summed search statistics."""
     queue = list(itertools.product((True, False), repeat=len(keys)))
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
