@@ -96,6 +96,8 @@ def settle_cut(v: Any, now: dict[tuple[int, int], Any], mv: dict[tuple[int, int]
     m, deal, reach = v.model, v.deal, v.b.reach
     settled: dict[int, Any] = {}
     for c in deal.cards:  # by suit then rank, so c - 1 comes first
+        if deal.rank(c) == deal.R:
+            continue  # only a settle of c + 1 reads it, and a King has none
         below = 1 if deal.rank(c) == 2 else settled.get(c - 1, 0)
         settled[c] = _and(m, now.get((c, deal.goal(c, deal.suit(c))), 0), below)
     occupants: dict[int, list[Any]] = {}
