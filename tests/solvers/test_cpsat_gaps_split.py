@@ -8,8 +8,8 @@ import pytest
 from ortools.sat.python import cp_model
 
 from patience.solvers.base import Limits, Status
-from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, build_model
-from patience.solvers.cpsat_gaps.backend import _parameters
+from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, backend, bounds, build_model
+from patience.solvers.cpsat_gaps.backend import _parameters, win_probe
 from patience.solvers.cpsat_gaps.split import first_moves, solve_split
 
 from .test_cpsat_gaps import BASIC, brute_force, small, successors, to_grid
@@ -84,3 +84,47 @@ def test_a_model_gets_its_decision_strategy_once() -> None:
     assert len(v.model.proto.search_strategy) == 1
     with pytest.raises(ValueError, match="already branches in order 'card'"):
         _parameters(v, 5, 1, "fixed", "target")
+
+
+@pytest.mark.parametrize("split", [1, 2])
+def test_win_probe_keeps_the_verdicts(monkeypatch: pytest.MonkeyPatch, split: int) -> None:
+    """A win probe only adds a question: with it (under a shorter horizon and at the proven one) the
+    verdicts are the exhaustive search's; the probe wins some won deals and is refuted on others (a
+    won deal among them: its refutation is not a verdict)."""
+    monkeypatch.setattr(backend, "FOATA_DEPTHS", (20,))  # under most 4 x 5 horizons (26-33)
+    seen: dict[tuple[bool, float], int] = {}
+    for seed in range(12):
+        inst = small(BASIC, 4, 5, seed)
+        truth = brute_force(inst)
+        result = CpSatGaps("foata", split=split, probe=13).solve(inst, Limits(seconds=20))
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        if "probe" in result.stats:
+            key = (truth, result.stats["probe"])
+            seen[key] = seen.get(key, 0) + 1
+    assert seen.get((True, 1.0)) and seen.get((True, 0.0)) and seen.get((False, 0.0)), seen
+
+
+def test_a_probe_win_is_a_short_plan() -> None:
+    """The probe's assumptions ask for a win within its depth: the plan's steps all come before it."""
+    for seed in range(12):
+        inst = small(BASIC, 4, 5, seed)
+        d = GapsDeal.from_instance(inst)
+        b = bounds(d, 2)
+        if b.horizon <= 13:
+            continue  # no step 13 to ask about
+        v = build_model(d, b, "foata", settle=True)
+        status, w, solver, stats = solve_split(
+            [v], [], lambda m: _parameters(m, 20, 1), None, (win_probe(13), 20)
+        )
+        if stats.get("probe") == 1.0:
+            assert status == cp_model.OPTIMAL and solver is not None
+            assert max(t for (t, _c, _p), lit in w.mv.items() if solver.boolean_value(lit)) < 13
+            return
+    pytest.fail("no 4 x 5 deal among seeds 0-11 won within 13 Foata steps")
+
+
+def test_probe_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="probe must be a Foata depth"):
+        CpSatGaps("foata", probe=-1)
+    with pytest.raises(ValueError, match="probe needs the fixed search of 'foata'"):
+        CpSatGaps("steps", probe=10)

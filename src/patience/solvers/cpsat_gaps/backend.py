@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from functools import partial
 from typing import Any
@@ -50,6 +51,9 @@ __all__ = ["FOATA_DEPTHS", "ORDERS", "CpSatGaps", "CpSatGapsOptions", "to_moves"
 # constraint 5): measured on 4 x 13 lost deals 2, 6, 11, 41 at 80 steps, 1.5-12.7 s against 5.0-22.2 s
 # at the proven horizon (docs/cpsat-gaps-notes.md).
 FOATA_DEPTHS = (80,)
+
+# The win probe (``probe``) gets this share of the time left when it starts (measured: module docstring).
+PROBE_SHARE = 0.5
 
 # The fixed search's order of the moves within a step (module docstring): the sort key of (step, card,
 # cell).
@@ -87,6 +91,17 @@ def _parameters(
     return solver
 
 
+def win_probe(depth: int) -> Callable[[ModelVars], list[Any]]:
+    """The assumptions of the win probe at Foata ``depth`` on a "foata" model: steps ``depth`` on are
+    empty (so every later one is, constraint 3) and, under a shorter horizon, the play does not end still
+    moving; so a solution is a win within ``depth`` steps."""
+
+    def ask(v: ModelVars) -> list[Any]:
+        return [~v.any_steps[depth]] + ([~v.last_any] if v.last_any is not None else [])
+
+    return ask
+
+
 def to_moves(inst: Instance, plan: list[tuple[int, int]]) -> list[dict[str, Any]]:
     """Replay the plan in an Engine (each move must be legal there) and return the JSON moves."""
     eng = Engine(inst)
@@ -110,6 +125,7 @@ class CpSatGapsOptions:
     the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured);
     ``settle``: the forced-settle cut of "foata" (:mod:`.settle`; fixed-suit; off is an ablation);
     ``split``: threads that share each order's search, cube by cube (:mod:`.split`; fixed search);
+    ``probe``: the Foata depth of a win probe solved first, by one thread (0: none; module docstring);
     ``orders``: the fixed search's move orders in a step (:data:`ORDERS`), side by side when several
     (module docstring; a comma-separated string is read too)."""
 
@@ -123,6 +139,7 @@ class CpSatGapsOptions:
     card_cuts: bool = False
     settle: bool = True
     split: int = 1
+    probe: int = 0
     orders: tuple[str, ...] = ("card",)
 
     def __post_init__(self) -> None:
@@ -139,6 +156,10 @@ class CpSatGapsOptions:
             raise ValueError(f"split must be at least 1 (threads), not {self.split}")
         if self.split > 1 and (self.formulation not in ("steps", "foata") or self.search != "fixed"):
             raise ValueError("split needs the fixed search of 'steps' or 'foata'")
+        if self.probe < 0:
+            raise ValueError(f"probe must be a Foata depth (0: none), not {self.probe}")
+        if self.probe and (self.formulation != "foata" or self.search != "fixed"):
+            raise ValueError("probe needs the fixed search of 'foata'")
         if self.search not in ("fixed", "auto"):
             raise ValueError(f"unknown search {self.search!r} (fixed, auto)")
 
@@ -222,9 +243,10 @@ class CpSatGaps(Backend):
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
-            if opts.split > 1:
+            if opts.split > 1 or opts.probe:
+                first = horizon == horizons[0]  # the probe asks the same question at every horizon: once
                 try:
-                    status, v, solver, found = self._split(instance, v, b, horizon, order, deadline, until)
+                    status, v, solver, found = self._split(instance, v, b, order, deadline, until, first)
                 except OutOfTime:
                     msg = "time limit (building the model)"
                     return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
@@ -277,23 +299,28 @@ class CpSatGaps(Backend):
         instance: Instance,
         v: ModelVars,
         b: Bounds,
-        horizon: int,
         order: str,
         deadline: float,
         until: threading.Event | None,
+        probe: bool,
     ) -> tuple[int, ModelVars, cp_model.CpSolver | None, dict[str, float]]:
-        """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`); the copies are
+        """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`; one thread: one cube,
+        the whole model), after the win probe when ``probe`` and the option ask for one; the copies are
         built here (``OutOfTime`` when the limit passes meanwhile)."""
         opts = self.options
         t_build = time.perf_counter()
-        models = [v] + [self._build(v.deal, b, horizon, deadline) for _ in range(opts.split - 1)]
+        models = [v] + [self._build(v.deal, b, v.horizon, deadline) for _ in range(opts.split - 1)]
         built = time.perf_counter() - t_build
 
         def solver_for(m: ModelVars) -> cp_model.CpSolver | None:
             left = deadline - time.perf_counter()
             return _parameters(m, left, opts.workers, opts.search, order) if left > 0 else None
 
-        status, model, solver, found = solve_split(models, first_moves(instance, v), solver_for, until)
+        keys = first_moves(instance, v) if opts.split > 1 else []
+        ask = None
+        if probe and 0 < opts.probe < v.horizon:
+            ask = (win_probe(opts.probe), PROBE_SHARE * (deadline - time.perf_counter()))
+        status, model, solver, found = solve_split(models, keys, solver_for, until, ask)
         return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:

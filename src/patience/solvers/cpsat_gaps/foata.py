@@ -116,6 +116,7 @@ def build_foata(
             m.add_implication(lit, any_t)
         if prev is not None:
             m.add_implication(any_t, prev[2])
+        v.any_steps.append(any_t)
         # 1. A card of rank >= 3 moves right of its predecessor (in state t).
         for (c, p), lit in mv.items():
             if deal.rank(c) > 2:

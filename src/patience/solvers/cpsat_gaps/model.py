@@ -86,6 +86,7 @@ class ModelVars:
     normal_form: bool = True  # the Foata cut (foata; False: plain parallel steps, an ablation)
     card_cuts: bool = False  # the per-card move bounds in foata (an ablation; steps always has them)
     last_any: Any = None  # foata under a horizon below the proven one: "the last step moves"
+    any_steps: list[Any] = field(default_factory=list)  # foata: any_steps[t], "step t moves something"
     fixed_search: bool = False  # steps, foata: the backend's fixed search branches on mv (ORDERS)
     strategy: str = ""  # the order whose decision strategy the model holds (added once, backend.py)
     mv: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # mv[(t, c, p)] (steps)

@@ -11,6 +11,11 @@ Verdicts: a solution of any cube is a solution of the model (the assumptions onl
 every cube infeasible makes the model infeasible, since the cubes cover every assignment of those
 literals (the moves illegal in the dealt grid are false in every solution anyway). A cube still open at
 the time limit leaves the model undecided. Measured on 4 x 13 lost deals (docs/cpsat-gaps-notes.md).
+
+A *win probe* (``probe``) is one more item, taken first: the model under assumptions that ask for a win
+within a few steps (the backend's ``probe`` option). Its solution is a solution of the model like any
+cube's; its infeasibility, or its running out of its own time, proves nothing, and the thread goes on to
+the cubes. So the verdicts above are unchanged.
 """
 
 from __future__ import annotations
@@ -55,15 +60,20 @@ def solve_split(
     keys: list[tuple[int, int, int]],
     solver_for: Callable[[Any], cp_model.CpSolver | None],
     until: threading.Event | None = None,
+    probe: tuple[Callable[[Any], list[Any]], float] | None = None,
 ) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
     """Solve the same model (one copy per thread in ``models``) cube by cube over the literals
     ``v.mv[k]`` of ``keys`` (:func:`first_moves`; module docstring). ``solver_for(v)`` gives a fresh
-    solver with the time left (None: no time left). Returns the status (INFEASIBLE only when every cube
-    is), the model and solver of the deciding cube (else the last), and the summed search statistics."""
-    queue = list(itertools.product((True, False), repeat=len(keys)))
+    solver with the time left (None: no time left). ``probe``: the win probe's assumptions (a function of
+    the model) and its seconds, solved first (module docstring). Returns the status (INFEASIBLE only
+    when every cube is), the model and solver of the deciding item (else the last), and the summed
+    search statistics (``probe``: 1 won, 0 infeasible, -1 undecided)."""
+    queue: list[tuple[bool, ...] | None] = list(itertools.product((True, False), repeat=len(keys)))
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
     left = [len(queue)]
+    if probe is not None:
+        queue.append(None)  # the probe, popped first; not a cube (left counts the cubes)
     found: list[tuple[int, Any, cp_model.CpSolver | None]] = []
     stats = {"conflicts": 0.0, "branches": 0.0, "cpsat_seconds": 0.0, "cubes": 0.0}
 
@@ -71,25 +81,40 @@ def solve_split(
         halt = _Either(stop, until)
         while not halt.is_set():
             with lock:
-                cube = queue.pop() if queue else None
-            if cube is None:
+                empty = not queue
+                cube = None if empty else queue.pop()  # None: the probe
+            if empty:
                 while left[0] and not halt.is_set():
                     stop.wait(0.01)
                 return
             v.model.clear_assumptions()
-            v.model.add_assumptions([v.mv[k] if on else ~v.mv[k] for k, on in zip(keys, cube, strict=True)])
+            if cube is None:  # the probe (only queued with one)
+                assert probe is not None
+                v.model.add_assumptions(probe[0](v))
+            else:
+                assume = [v.mv[k] if on else ~v.mv[k] for k, on in zip(keys, cube, strict=True)]
+                v.model.add_assumptions(assume)
             solver = solver_for(v)
+            if solver is not None and probe is not None and cube is None:
+                p = solver.parameters
+                p.max_time_in_seconds = min(p.max_time_in_seconds, max(probe[1], 0.01))
             status = cp_model.UNKNOWN if solver is None else solve_cpsat(solver, v.model, halt)
+            won = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
             with lock:
-                left[0] -= 1
                 if solver is not None:
                     stats["conflicts"] += solver.num_conflicts
                     stats["branches"] += solver.num_branches
                     stats["cpsat_seconds"] += solver.wall_time
-                stats["cubes"] += 1
-                if status != cp_model.INFEASIBLE:
+                if cube is None:
+                    stats["probe"] = 1.0 if won else 0.0 if status == cp_model.INFEASIBLE else -1.0
+                    stats["probe_seconds"] = solver.wall_time if solver is not None else 0.0
+                else:
+                    left[0] -= 1
+                    stats["cubes"] += 1
+                ends = won or (cube is not None and status != cp_model.INFEASIBLE)
+                if ends:
                     found.append((status, v, solver))
-            if status != cp_model.INFEASIBLE:
+            if ends:
                 return  # a solution, or time out: the race stops the other threads
 
     race([lambda stop, v=v: work(v, stop) for v in models])
@@ -98,6 +123,6 @@ def solve_split(
     decided = [f for f in found if f[0] in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
     if decided:
         return (*decided[0], stats)
-    if found or queue or left[0]:
+    if found or left[0]:
         return (cp_model.UNKNOWN, *(found[0][1:] if found else (models[0], None)), stats)
     return (cp_model.INFEASIBLE, models[0], None, stats)
