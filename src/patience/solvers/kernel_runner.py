@@ -1,8 +1,9 @@
 """The chunked runner of a compiled depth-first search over a 128-bit key table (``gaps-jit``, ``row-jit``).
 
 A kernel module supplies ``search``, ``rehash`` and ``init_hash`` (compiled or plain Python) with the calling
-convention below; this module owns what every such search does between its chunks: the table's growth up to
-the memory budget, the stack and path arrays' growth, the deadline, the node cap and Ctrl-C. The loop's
+convention below; this module owns those searches' arrays and how they grow (the table up to the memory
+budget, the stack and path arrays); the loop between chunks (deadline, node cap, Ctrl-C) is
+:func:`.chunked.drive`, shared with the generic kernel. The loop's
 scalars live in ``st`` (fields ``DEPTH`` ... ``CLEARS``), so a chunk resumes exactly where the last one
 stopped.
 
@@ -14,13 +15,12 @@ stopped.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..interrupt import deferred
+from .chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, table_slots
 from .generic_kernel.kernel import _slot, _store
 
 __all__ = ["CHUNK", "COMPLETE", "GROW", "MEMORY", "NST", "SLOT_BYTES", "WON", "run"]
@@ -28,13 +28,7 @@ __all__ = ["CHUNK", "COMPLETE", "GROW", "MEMORY", "NST", "SLOT_BYTES", "WON", "r
 # st[] fields of a search.
 DEPTH, SP, NODES, HITS, NTAB, PEAK, GEN, CLEARS = range(8)
 NST = 8
-CHUNK, WON, COMPLETE, GROW, MEMORY = 0, 1, 2, 3, 4
 ONE = np.uint64(1)
-SLOT_BYTES = 16  # a 128-bit key per slot; the table is kept at most half full
-_MIN_SLOTS = 1 << 14
-CHUNK_COMPILED = 1 << 12  # nodes in the first call; later calls aim at CHUNK_SECONDS each
-CHUNK_PYTHON = 256
-CHUNK_SECONDS = 0.03
 
 
 def run(
@@ -59,10 +53,8 @@ def run(
     H = np.zeros(2, dtype=np.uint64)
     with np.errstate(over="ignore"):
         fn["init_hash"](S, L, Z, H)
-    max_slots = _MIN_SLOTS  # the largest table, with the half-size one it grows from, fits the budget
-    while 3 * max_slots * SLOT_BYTES <= memory_bytes:
-        max_slots *= 2
-    tab = np.zeros(2 * _MIN_SLOTS, dtype=np.uint64)
+    max_slots = table_slots(memory_bytes)
+    tab = np.zeros(2 * MIN_SLOTS, dtype=np.uint64)
     depth_n = 256
     stk = np.zeros(max(4 * frame, 1024), dtype=np.int64)
     path, fb = np.zeros(depth_n, dtype=np.int64), np.zeros(depth_n, dtype=np.int64)
@@ -73,43 +65,31 @@ def run(
         ka[0], kb[0] = H[0] | ONE, H[1]
         _store(tab, -1 - _slot(tab, ka[0], kb[0]), ka[0], kb[0])
     st[NTAB] = st[PEAK] = 1
-    adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
-    chunk = chunk or (CHUNK_COMPILED if compiled else CHUNK_PYTHON)
-    stop = ""
-    code = CHUNK
-    while True:
-        now = time.perf_counter()
-        if now >= deadline:
-            stop = "time"
-            break
-        stop_at = int(st[NODES]) + chunk
-        if node_cap >= 0:
-            stop_at = min(stop_at, node_cap)
-        before = int(st[NODES])
-        with deferred(), np.errstate(over="ignore"):
-            code = fn["search"](st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb, tmp)
-        if code == GROW:
-            if 2 * (st[NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
-                new = np.zeros(2 * len(tab), dtype=np.uint64)
-                with np.errstate(over="ignore"):
-                    fn["rehash"](tab, new)
-                tab = new
-            if st[SP] + frame > len(stk):
-                stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
-            if st[DEPTH] + 2 > len(path):
-                path, fb, ka, kb = (np.concatenate([a, np.zeros_like(a)]) for a in (path, fb, ka, kb))
-            continue
-        if code == MEMORY:
-            stop = "memory"
-            break
-        if code != CHUNK:
-            break
-        if node_cap >= 0 and st[NODES] >= node_cap:
-            stop = "nodes"
-            break
-        spent = time.perf_counter() - now
-        if adapt and int(st[NODES]) - before >= chunk:
-            chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 256), 1 << 22))
+
+    def search(stop_at: int) -> int:
+        return fn["search"](st, tab, max_slots, stop_at, S, L, Z, H, stk, frame, path, ka, kb, fb, tmp)
+
+    def grow() -> None:
+        nonlocal tab, stk, path, fb, ka, kb
+        if 2 * (st[NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
+            new = np.zeros(2 * len(tab), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                fn["rehash"](tab, new)
+            tab = new
+        if st[SP] + frame > len(stk):
+            stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
+        if st[DEPTH] + 2 > len(path):
+            path, fb, ka, kb = (np.concatenate([a, np.zeros_like(a)]) for a in (path, fb, ka, kb))
+
+    code, stop = drive(
+        search,
+        grow,
+        lambda: int(st[NODES]),
+        deadline=deadline,
+        node_cap=node_cap,
+        compiled=compiled,
+        chunk=chunk,
+    )
     depth = int(st[DEPTH])
     return dict(
         won=code == WON,

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ...interrupt import deferred
+from ..chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, table_slots
 from ..hole_kernel import HAVE_NUMBA  # numba installed and not switched off: one check for both kernels
 
 __all__ = ["HAVE_NUMBA", "compiled", "entry_points", "run", "warm_up"]
@@ -75,7 +75,6 @@ EMPTY_POLICY = {"any": 0, "kings": 1, "none": 2, "reserve-first": 3, "reserve-th
 # st[] fields of search().
 _DEPTH, _SP, _NODES, _BEST, _HITS, _NTAB, _PEAK, _GEN, _FHOME, _FPART, _CLEARS, _FDEAL, _FRET = range(13)
 NST = 13
-CHUNK, WON, COMPLETE, GROW, MEMORY = 0, 1, 2, 3, 4
 
 # splitmix64's finaliser (a bijection on 64-bit words) and the seeds of the two key lanes' parts (pile
 # cards, face-down counts, cells, foundations, reserve, stock and redeals, waste), as uint64 so numba keeps
@@ -1169,13 +1168,6 @@ def functions(jit: bool = True) -> dict[str, Callable[..., Any]]:
             "init_hash": _init_hash}  # fmt: skip
 
 
-SLOT_BYTES = 16  # a 128-bit key per slot; the table is kept at most half full
-_MIN_SLOTS = 1 << 14
-CHUNK_COMPILED = 1 << 12  # nodes in the first call; later calls aim at CHUNK_SECONDS each
-CHUNK_PYTHON = 256
-CHUNK_SECONDS = 0.03
-
-
 def run(
     S: np.ndarray,
     L: np.ndarray,
@@ -1204,10 +1196,8 @@ def run(
     HS = np.zeros(2 * (2 * int(L[_P]) + 5), dtype=np.uint64)
     with np.errstate(over="ignore"):
         fn["init_hash"](S, L, C, HS, SEEDS)
-    max_slots = _MIN_SLOTS  # the largest table, with the half-size one it grows from, fits the budget
-    while 3 * max_slots * SLOT_BYTES <= memory_bytes:
-        max_slots *= 2
-    tab = np.zeros(2 * _MIN_SLOTS, dtype=np.uint64)
+    max_slots = table_slots(memory_bytes)
+    tab = np.zeros(2 * MIN_SLOTS, dtype=np.uint64)
     depth_n = 1024
     stk = np.zeros(max(4 * frame, 4096), dtype=np.int64)
     path, flips, fb = (np.zeros(depth_n, dtype=np.int64) for _ in range(3))
@@ -1223,48 +1213,37 @@ def run(
         kb[0] = _key(L, HS, 1)
         _store(tab, -1 - _slot(tab, ka[0], kb[0]), ka[0], kb[0])
     st[_NTAB] = st[_PEAK] = 1
-    adapt = chunk is None  # chunks of about CHUNK_SECONDS, so the deadline is kept within that
-    chunk = chunk or (CHUNK_COMPILED if is_compiled else CHUNK_PYTHON)
-    stop = ""
-    code = CHUNK
-    while True:
-        now = time.perf_counter()
-        if now >= deadline:
-            stop = "time"
-            break
-        stop_at = int(st[_NODES]) + chunk
-        if node_cap >= 0:
-            stop_at = min(stop_at, node_cap)
-        before = int(st[_NODES])
-        with deferred(), np.errstate(over="ignore"):
-            code = fn["search"](
-                st, tab, max_slots, stop_at, S, L, C, HS, SEEDS, stk, frame, path, flips, ka, kb, fb, scr,
-                tmp, home, fl,
-            )  # fmt: skip
-        if code == GROW:
-            if 2 * (st[_NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
-                new = np.zeros(2 * len(tab), dtype=np.uint64)
-                with np.errstate(over="ignore"):
-                    fn["rehash"](tab, new)
-                tab = new
-            if st[_SP] + frame > len(stk):
-                stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
-            if st[_DEPTH] + 2 > len(path):
-                path, flips, fb, ka, kb = (
-                    np.concatenate([a, np.zeros_like(a)]) for a in (path, flips, fb, ka, kb)
-                )
-            continue
-        if code == MEMORY:
-            stop = "memory"
-            break
-        if code != CHUNK:
-            break
-        if node_cap >= 0 and st[_NODES] >= node_cap:
-            stop = "nodes"
-            break
-        spent = time.perf_counter() - now
-        if adapt and int(st[_NODES]) - before >= chunk:
-            chunk = int(min(max(chunk * CHUNK_SECONDS / max(spent, 1e-4), 256), 1 << 20))
+
+    def search_chunk(stop_at: int) -> int:
+        return fn["search"](
+            st, tab, max_slots, stop_at, S, L, C, HS, SEEDS, stk, frame, path, flips, ka, kb, fb, scr,
+            tmp, home, fl,
+        )  # fmt: skip
+
+    def grow() -> None:
+        nonlocal tab, stk, path, flips, fb, ka, kb
+        if 2 * (st[_NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
+            new = np.zeros(2 * len(tab), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                fn["rehash"](tab, new)
+            tab = new
+        if st[_SP] + frame > len(stk):
+            stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
+        if st[_DEPTH] + 2 > len(path):
+            path, flips, fb, ka, kb = (
+                np.concatenate([a, np.zeros_like(a)]) for a in (path, flips, fb, ka, kb)
+            )
+
+    code, stop = drive(
+        search_chunk,
+        grow,
+        lambda: int(st[_NODES]),
+        deadline=deadline,
+        node_cap=node_cap,
+        compiled=is_compiled,
+        chunk=chunk,
+        most=1 << 20,
+    )
     depth = int(st[_DEPTH])
     moves = [int(x) for x in path[:depth]] if code == WON else []
     if L[_KPLUS] and moves:
