@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
@@ -128,3 +129,29 @@ def test_probe_options_are_checked() -> None:
         CpSatGaps("foata", probe=-1)
     with pytest.raises(ValueError, match="probe needs the fixed search of 'foata'"):
         CpSatGaps("steps", probe=10)
+
+
+def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
+    """A cube's solution that proves nothing (here: every one, e.g. a play still moving at a short
+    horizon) ends the cubes, not the probe: on a deal won within the probe's depth the probe still wins,
+    and its plan is the one returned."""
+    inst = small(BASIC, 4, 5, 5)  # won within 12 Foata steps, not 11; horizon 33
+    d = GapsDeal.from_instance(inst)
+    b = bounds(d, 2)
+    models = [build_model(d, b, "foata", settle=True) for _ in range(2)]
+    keys = first_moves(inst, models[0])
+
+    def solver_for(m: Any) -> cp_model.CpSolver:
+        """A cube ends at once (out of time), the probe gets its time: the cubes end first."""
+        solver = _parameters(m, 20, 1)
+        if -m.any_steps[13].index - 1 not in m.model.proto.assumptions:
+            solver.parameters.max_time_in_seconds = 1e-6
+        return solver
+
+    for _ in range(3):
+        status, w, solver, stats = solve_split(
+            models, keys, solver_for, None, (win_probe(13), 20), lambda v, s: False
+        )
+        assert status == cp_model.OPTIMAL and solver is not None
+        assert stats["probe"] == 1.0, stats
+        assert max(t for (t, _c, _p), lit in w.mv.items() if solver.boolean_value(lit)) < 13

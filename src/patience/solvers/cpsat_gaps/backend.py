@@ -91,6 +91,11 @@ def _parameters(
     return solver
 
 
+def _decides(v: ModelVars, solver: cp_model.CpSolver) -> bool:
+    """A solution decides the deal unless it is a play still moving at a short horizon (foata.py, 5)."""
+    return v.last_any is None or not solver.boolean_value(v.last_any)
+
+
 def win_probe(depth: int) -> Callable[[ModelVars], list[Any]]:
     """The assumptions of the win probe at Foata ``depth`` on a "foata" model: steps ``depth`` on are
     empty (so every later one is, constraint 3) and, under a shorter horizon, the play does not end still
@@ -226,6 +231,7 @@ class CpSatGaps(Backend):
         horizons = [b.horizon]
         if opts.formulation == "foata":
             horizons = [d for d in FOATA_DEPTHS if d < b.horizon] + horizons
+        probe_open = True  # the probe asks the same question at every horizon: until it is answered
         for horizon in horizons:
             if until is not None and until.is_set():
                 msg = "stopped: another order ended"
@@ -244,9 +250,8 @@ class CpSatGaps(Backend):
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
             if opts.split > 1 or opts.probe:
-                first = horizon == horizons[0]  # the probe asks the same question at every horizon: once
                 try:
-                    status, v, solver, found = self._split(instance, v, b, order, deadline, until, first)
+                    status, v, solver, found = self._split(instance, v, b, order, deadline, until, probe_open)
                 except OutOfTime:
                     msg = "time limit (building the model)"
                     return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
@@ -260,11 +265,14 @@ class CpSatGaps(Backend):
                     "branches": solver.num_branches,
                     "cpsat_seconds": solver.wall_time,
                 }
+            if "probe" in found:  # refuted: closed; stopped or out of its time: asked again at H
+                stats["probe"] = found.pop("probe")
+                probe_open = stats["probe"] != 0.0
             for key, value in found.items():
                 stats[key] = stats.get(key, 0.0) + float(value)
             stats["model_horizon"] = float(horizon)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                if v.last_any is not None and solver.boolean_value(v.last_any):
+                if not _decides(v, solver):
                     continue  # a play still moving after `horizon` steps: no verdict, a longer horizon
                 return self._solved(instance, decode(v, solver), stats)
             if status == cp_model.INFEASIBLE:
@@ -320,7 +328,7 @@ class CpSatGaps(Backend):
         ask = None
         if probe and 0 < opts.probe < v.horizon:
             ask = (win_probe(opts.probe), PROBE_SHARE * (deadline - time.perf_counter()))
-        status, model, solver, found = solve_split(models, keys, solver_for, until, ask)
+        status, model, solver, found = solve_split(models, keys, solver_for, until, ask, _decides)
         return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:

@@ -61,21 +61,25 @@ def solve_split(
     solver_for: Callable[[Any], cp_model.CpSolver | None],
     until: threading.Event | None = None,
     probe: tuple[Callable[[Any], list[Any]], float] | None = None,
+    final: Callable[[Any, cp_model.CpSolver], bool] = lambda v, solver: True,
 ) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
     """Solve the same model (one copy per thread in ``models``) cube by cube over the literals
     ``v.mv[k]`` of ``keys`` (:func:`first_moves`; module docstring). ``solver_for(v)`` gives a fresh
     solver with the time left (None: no time left). ``probe``: the win probe's assumptions (a function of
-    the model) and its seconds, solved first (module docstring). Returns the status (INFEASIBLE only
-    when every cube is), the model and solver of the deciding item (else the last), and the summed
-    search statistics (``probe``: 1 won, 0 infeasible, -1 undecided)."""
+    the model) and its seconds, solved first (module docstring). ``final(v, solver)``: whether a cube's
+    solution decides the deal (False: it ends the cubes, but the probe goes on; a play still moving at a
+    short horizon). Returns the status (INFEASIBLE only when every cube is), the model and solver of the
+    deciding item (else the first to end the cubes), and the summed search statistics (``probe``: 1
+    won, 0 infeasible, -1 undecided)."""
     queue: list[tuple[bool, ...] | None] = list(itertools.product((True, False), repeat=len(keys)))
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
     left = [len(queue)]
     if probe is not None:
         queue.append(None)  # the probe, popped first; not a cube (left counts the cubes)
-    found: list[tuple[int, Any, cp_model.CpSolver | None]] = []
+    found: list[tuple[bool, int, Any, cp_model.CpSolver | None]] = []  # (decides, status, model, solver)
     stats = {"conflicts": 0.0, "branches": 0.0, "cpsat_seconds": 0.0, "cubes": 0.0}
+    decided = threading.Event()  # a deciding solution, or every cube infeasible: the probe stops too
 
     def work(v: Any, stop: threading.Event) -> None:
         halt = _Either(stop, until)
@@ -98,7 +102,10 @@ def solve_split(
             if solver is not None and probe is not None and cube is None:
                 p = solver.parameters
                 p.max_time_in_seconds = min(p.max_time_in_seconds, max(probe[1], 0.01))
-            status = cp_model.UNKNOWN if solver is None else solve_cpsat(solver, v.model, halt)
+            # The probe outlives cubes that end undecided; it stops only once the deal is decided.
+            status = cp_model.UNKNOWN
+            if solver is not None:
+                status = solve_cpsat(solver, v.model, _Either(decided, until) if cube is None else halt)
             won = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
             with lock:
                 if solver is not None:
@@ -111,18 +118,21 @@ def solve_split(
                 else:
                     left[0] -= 1
                     stats["cubes"] += 1
+                decides = won and (cube is None or solver is not None and final(v, solver))
                 ends = won or (cube is not None and status != cp_model.INFEASIBLE)
                 if ends:
-                    found.append((status, v, solver))
+                    found.append((decides, status, v, solver))
+                if decides or left[0] == 0:
+                    decided.set()
             if ends:
-                return  # a solution, or time out: the race stops the other threads
+                return  # a solution, or time out: the race stops the other threads' cubes
 
     race([lambda stop, v=v: work(v, stop) for v in models])
     for v in models:
         v.model.clear_assumptions()
-    decided = [f for f in found if f[0] in (cp_model.OPTIMAL, cp_model.FEASIBLE)]
-    if decided:
-        return (*decided[0], stats)
+    for _decides, status, v, solver in sorted(found, key=lambda f: not f[0]):  # a deciding one first
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return status, v, solver, stats
     if found or left[0]:
-        return (cp_model.UNKNOWN, *(found[0][1:] if found else (models[0], None)), stats)
+        return (cp_model.UNKNOWN, *(found[0][2:] if found else (models[0], None)), stats)
     return (cp_model.INFEASIBLE, models[0], None, stats)
