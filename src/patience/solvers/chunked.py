@@ -15,7 +15,7 @@ import numpy as np
 
 from ..interrupt import deferred
 
-__all__ = ["CHUNK", "COMPLETE", "GROW", "MEMORY", "SLOT_BYTES", "WON", "drive", "table_slots"]
+__all__ = ["CHUNK", "COMPLETE", "GROW", "MEMORY", "SLOT_BYTES", "WON", "drive", "grown", "table_slots"]
 
 # What a kernel's search returns: st[NODES] reached stop_at, a win, the space exhausted, an array too small
 # for the next state (grow it and call again), the path alone filling the table at its largest.
@@ -33,6 +33,32 @@ def table_slots(memory_bytes: float) -> int:
     while 3 * slots * SLOT_BYTES <= memory_bytes:
         slots *= 2
     return slots
+
+
+def grown(
+    tab: np.ndarray,
+    keys: int,
+    max_slots: int,
+    rehash: Callable[[np.ndarray, np.ndarray], None],
+    stk: np.ndarray,
+    sp: int,
+    frame: int,
+    depth: int,
+    per_depth: tuple[np.ndarray, ...],
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """What a GROW asked for: the table doubled (``rehash`` into the new one) when one more key would
+    fill it past half and it may still grow; the stack when a state's ``frame`` moves would not fit
+    above ``sp``; the arrays kept per depth (path, keys, ...) when the next depth would not fit."""
+    if 2 * (keys + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
+        new = np.zeros(2 * len(tab), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            rehash(tab, new)
+        tab = new
+    if sp + frame > len(stk):
+        stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
+    if depth + 2 > len(per_depth[0]):
+        per_depth = tuple(np.concatenate([a, np.zeros_like(a)]) for a in per_depth)
+    return tab, stk, per_depth
 
 
 def drive(

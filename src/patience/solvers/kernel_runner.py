@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, table_slots
+from .chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, grown, table_slots
 from .generic_kernel.kernel import _slot, _store
 
 __all__ = ["CHUNK", "COMPLETE", "GROW", "MEMORY", "NST", "SLOT_BYTES", "WON", "run"]
@@ -71,15 +71,11 @@ def run(
 
     def grow() -> None:
         nonlocal tab, stk, path, fb, ka, kb
-        if 2 * (st[NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
-            new = np.zeros(2 * len(tab), dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                fn["rehash"](tab, new)
-            tab = new
-        if st[SP] + frame > len(stk):
-            stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
-        if st[DEPTH] + 2 > len(path):
-            path, fb, ka, kb = (np.concatenate([a, np.zeros_like(a)]) for a in (path, fb, ka, kb))
+        depth, sp = int(st[DEPTH]), int(st[SP])
+        tab, stk, arrays = grown(
+            tab, int(st[NTAB]), max_slots, fn["rehash"], stk, sp, frame, depth, (path, fb, ka, kb)
+        )
+        path, fb, ka, kb = arrays
 
     code, stop = drive(
         search,

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, table_slots
+from ..chunked import CHUNK, COMPLETE, GROW, MEMORY, MIN_SLOTS, SLOT_BYTES, WON, drive, grown, table_slots
 from ..hole_kernel import HAVE_NUMBA  # numba installed and not switched off: one check for both kernels
 
 __all__ = ["HAVE_NUMBA", "compiled", "entry_points", "run", "warm_up"]
@@ -1222,17 +1222,10 @@ def run(
 
     def grow() -> None:
         nonlocal tab, stk, path, flips, fb, ka, kb
-        if 2 * (st[_NTAB] + 1) > len(tab) // 2 and len(tab) // 2 < max_slots:
-            new = np.zeros(2 * len(tab), dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                fn["rehash"](tab, new)
-            tab = new
-        if st[_SP] + frame > len(stk):
-            stk = np.concatenate([stk, np.zeros(max(len(stk), frame), dtype=np.int64)])
-        if st[_DEPTH] + 2 > len(path):
-            path, flips, fb, ka, kb = (
-                np.concatenate([a, np.zeros_like(a)]) for a in (path, flips, fb, ka, kb)
-            )
+        depth, sp = int(st[_DEPTH]), int(st[_SP])
+        arrays = (path, flips, fb, ka, kb)
+        tab, stk, arrays = grown(tab, int(st[_NTAB]), max_slots, fn["rehash"], stk, sp, frame, depth, arrays)
+        path, flips, fb, ka, kb = arrays
 
     code, stop = drive(
         search_chunk,
