@@ -148,9 +148,9 @@ def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
             solver.parameters.max_time_in_seconds = 1e-6
         return solver
 
-    for _ in range(3):
+    for cubes in (keys, keys, []):  # []: one cube, the whole model
         status, w, solver, stats = solve_split(
-            models, keys, solver_for, None, (win_probe(13), 20), lambda v, s: False
+            models, cubes, solver_for, None, (win_probe(13), 20), lambda v, s: False
         )
         assert status == cp_model.OPTIMAL and solver is not None
         assert stats["probe"] == 1.0, stats

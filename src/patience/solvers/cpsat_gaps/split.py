@@ -75,6 +75,7 @@ def solve_split(
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
     left = [len(queue)]
+    refuted = [0]  # cubes found infeasible: all of them decide the deal
     if probe is not None:
         queue.append(None)  # the probe, popped first; not a cube (left counts the cubes)
     found: list[tuple[bool, int, Any, cp_model.CpSolver | None]] = []  # (decides, status, model, solver)
@@ -117,12 +118,13 @@ def solve_split(
                     stats["probe_seconds"] = solver.wall_time if solver is not None else 0.0
                 else:
                     left[0] -= 1
+                    refuted[0] += status == cp_model.INFEASIBLE
                     stats["cubes"] += 1
                 decides = won and (cube is None or solver is not None and final(v, solver))
                 ends = won or (cube is not None and status != cp_model.INFEASIBLE)
                 if ends:
                     found.append((decides, status, v, solver))
-                if decides or left[0] == 0:
+                if decides or refuted[0] == 2 ** len(keys):
                     decided.set()
             if ends:
                 return  # a solution, or time out: the race stops the other threads' cubes
