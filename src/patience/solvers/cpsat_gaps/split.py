@@ -15,7 +15,9 @@ the time limit leaves the model undecided. Measured on 4 x 13 lost deals (docs/c
 A *win probe* (``probe``) is one more item, taken first: the model under assumptions that ask for a win
 within a few steps (the backend's ``probe`` option). Its solution is a solution of the model like any
 cube's; its infeasibility, or its running out of its own time, proves nothing, and the thread goes on to
-the cubes. So the verdicts above are unchanged.
+the cubes. So the verdicts above are unchanged. A cube whose solution does not decide the deal (``final``:
+a play still moving at a short horizon) ends the cubes but not the probe, which stops only once the deal
+is decided (a deciding solution, or every cube refuted) or at its own time.
 """
 
 from __future__ import annotations
