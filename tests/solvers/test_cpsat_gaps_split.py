@@ -105,21 +105,23 @@ def test_win_probe_keeps_the_verdicts(monkeypatch: pytest.MonkeyPatch, split: in
     assert seen.get((True, 1.0)) and seen.get((True, 0.0)) and seen.get((False, 0.0)), seen
 
 
+def _last_step(v: Any, solver: cp_model.CpSolver) -> int:
+    """The last step in which the solution of ``v`` moves a card."""
+    return max(t for (t, _c, _p), lit in v.mv.items() if solver.boolean_value(lit))
+
+
 def test_a_probe_win_is_a_short_plan() -> None:
     """The probe's assumptions ask for a win within its depth: the plan's steps all come before it."""
     for seed in range(12):
-        inst = small(BASIC, 4, 5, seed)
-        d = GapsDeal.from_instance(inst)
-        b = bounds(d, 2)
-        if b.horizon <= 13:
+        models, _keys = _copies(seed, 1)
+        if models[0].horizon <= 13:
             continue  # no step 13 to ask about
-        v = build_model(d, b, "foata", settle=True)
         status, w, solver, stats = solve_split(
-            [v], [], lambda m: _parameters(m, 20, 1), None, (win_probe(13), 20)
+            models, [], lambda m: _parameters(m, 20, 1), None, (win_probe(13), 20)
         )
         if stats.get("probe") == 1.0:
             assert status == cp_model.OPTIMAL and solver is not None
-            assert max(t for (t, _c, _p), lit in w.mv.items() if solver.boolean_value(lit)) < 13
+            assert _last_step(w, solver) < 13
             return
     pytest.fail("no 4 x 5 deal among seeds 0-11 won within 13 Foata steps")
 
@@ -135,11 +137,7 @@ def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
     """A cube's solution that proves nothing (here: every one, e.g. a play still moving at a short
     horizon) ends the cubes, not the probe: on a deal won within the probe's depth the probe still wins,
     and its plan is the one returned."""
-    inst = small(BASIC, 4, 5, 5)  # won within 12 Foata steps, not 11; horizon 33
-    d = GapsDeal.from_instance(inst)
-    b = bounds(d, 2)
-    models = [build_model(d, b, "foata", settle=True) for _ in range(2)]
-    keys = first_moves(inst, models[0])
+    models, keys = _copies(5, 2)  # deal 5: won within 12 Foata steps, not 11; horizon 33
 
     def solver_for(m: Any) -> cp_model.CpSolver:
         """A cube ends at once (out of time), the probe gets its time: the cubes end first."""
@@ -154,4 +152,4 @@ def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
         )
         assert status == cp_model.OPTIMAL and solver is not None
         assert stats["probe"] == 1.0, stats
-        assert max(t for (t, _c, _p), lit in w.mv.items() if solver.boolean_value(lit)) < 13
+        assert _last_step(w, solver) < 13

@@ -76,7 +76,8 @@ def solve_split(
     queue: list[tuple[bool, ...] | None] = list(itertools.product((True, False), repeat=len(keys)))
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
-    left = [len(queue)]
+    cubes = len(queue)
+    left = [cubes]  # cubes not yet ended (threads out of cubes wait for them)
     refuted = [0]  # cubes found infeasible: all of them decide the deal
     if probe is not None:
         queue.append(None)  # the probe, popped first; not a cube (left counts the cubes)
@@ -126,7 +127,7 @@ def solve_split(
                 ends = won or (cube is not None and status != cp_model.INFEASIBLE)
                 if ends:
                     found.append((decides, status, v, solver))
-                if decides or refuted[0] == 2 ** len(keys):
+                if decides or refuted[0] == cubes:
                     decided.set()
             if ends:
                 return  # a solution, or time out: the race stops the other threads' cubes
@@ -137,6 +138,6 @@ def solve_split(
     for _decides, status, v, solver in sorted(found, key=lambda f: not f[0]):  # a deciding one first
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, v, solver, stats
-    if found or left[0]:
+    if refuted[0] < cubes:
         return (cp_model.UNKNOWN, *(found[0][2:] if found else (models[0], None)), stats)
     return (cp_model.INFEASIBLE, models[0], None, stats)
