@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -137,19 +138,27 @@ def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
     """A cube's solution that proves nothing (here: every one, e.g. a play still moving at a short
     horizon) ends the cubes, not the probe: on a deal won within the probe's depth the probe still wins,
     and its plan is the one returned."""
-    models, keys = _copies(5, 2)  # deal 5: won within 12 Foata steps, not 11; horizon 33
+    inst = small(BASIC, 4, 10, 2)  # won within 45 Foata steps, the probe's solve taking ~0.4 s
+    d = GapsDeal.from_instance(inst)
+    b = bounds(d, 2)
+    models = [build_model(d, b, "foata", settle=True) for _ in range(2)]
+    keys = first_moves(inst, models[0])
 
     def solver_for(m: Any) -> cp_model.CpSolver:
-        """A cube ends at once (out of time), the probe gets its time: the cubes end first."""
+        """A cube ends at once (out of time); the probe starts after that and takes longer than a stop
+        takes to arrive (20 ms, interrupt.run_stoppable), so a probe that the cubes' end stopped would
+        end undecided."""
         solver = _parameters(m, 20, 1)
-        if -m.any_steps[13].index - 1 not in m.model.proto.assumptions:
+        if -m.any_steps[45].index - 1 in m.model.proto.assumptions:
+            time.sleep(0.1)
+        else:
             solver.parameters.max_time_in_seconds = 1e-6
         return solver
 
-    for cubes in (keys, keys, []):  # []: one cube, the whole model
+    for cubes in (keys, []):  # []: one cube, the whole model
         status, w, solver, stats = solve_split(
-            models, cubes, solver_for, None, (win_probe(13), 20), lambda v, s: False
+            models, cubes, solver_for, None, (win_probe(45), 20), lambda v, s: False
         )
         assert status == cp_model.OPTIMAL and solver is not None
         assert stats["probe"] == 1.0, stats
-        assert _last_step(w, solver) < 13
+        assert _last_step(w, solver) < 45
