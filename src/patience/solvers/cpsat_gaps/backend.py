@@ -139,6 +139,7 @@ class CpSatGapsOptions:
     ``normal_form``: the Foata cut of "foata" (False: plain parallel steps, an ablation); ``card_cuts``:
     the per-card move bounds in "foata" (off: they cost conflict rate and pruned nothing measured);
     ``settle``: the forced-settle cut of "foata" (:mod:`.settle`; fixed-suit; off is an ablation);
+    ``reach``: the reach cut of "foata" under a short horizon (:mod:`.reach`; fixed-suit; off: ablation);
     ``split``: threads that share each order's search, cube by cube (:mod:`.split`; fixed search);
     ``probe``: the Foata depth of a win probe solved first, by one thread (0: none; module docstring);
     ``orders``: the fixed search's move orders in a step (:data:`ORDERS`), side by side when several
@@ -153,6 +154,7 @@ class CpSatGapsOptions:
     normal_form: bool = True
     card_cuts: bool = False
     settle: bool = True
+    reach: bool = True
     split: int = 1
     probe: int = 0
     orders: tuple[str, ...] = ("card",)
@@ -310,6 +312,7 @@ class CpSatGaps(Backend):
             normal_form=opts.normal_form,
             card_cuts=opts.card_cuts,
             settle=opts.settle,
+            reach=opts.reach,
         )
 
     def _split(

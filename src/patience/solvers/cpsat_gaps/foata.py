@@ -70,6 +70,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from .reach import reach_cut
 from .settle import settle_cut
 from .timeline import card_cuts as cut_cards
 from .timeline import cells_and_frame, clause, move_vars, state_vars
@@ -84,9 +85,11 @@ def build_foata(
     normal_form: bool = True,
     card_cuts: bool = False,
     settle: bool = False,
+    reach: bool = False,
 ) -> None:
     """Fill ``v.model`` with the foata formulation (module docstring); moves in ``v.mv``; ``settle``: the
-    forced-settle cut (:mod:`.settle`, fixed-suit only)."""
+    forced-settle cut (:mod:`.settle`, fixed-suit only); ``reach``: the reach cut (:mod:`.reach`,
+    fixed-suit only)."""
     m, deal, b, T = v.model, v.deal, v.b, v.horizon
     cards = deal.cards
     at = state_vars(v, on_time)
@@ -144,6 +147,9 @@ def build_foata(
     v.last_any = escape[0] if escape else None
     for lit, c, g in goal_lits:
         clause(m, [~lit, at[T].get((c, g), 0), *escape])
+    # 7. The reach cut on state T (reach.py): only with the escape (at H the goal implies it).
+    if reach and escape:
+        reach_cut(v, at[T], goal_lits)
     # Search order: forward in time, a move before no move (FIXED_SEARCH, as "steps").
     v.fixed_search = True
 

@@ -120,11 +120,12 @@ def build_model(
     normal_form: bool = True,
     card_cuts: bool = False,
     settle: bool = False,
+    reach: bool = False,
 ) -> ModelVars:
     """Build the CP-SAT model (module docstring); ``horizon`` defaults to the bound ``b.horizon``;
     ``normal_form`` False drops the Foata cut of "foata" and ``card_cuts`` True adds its per-card move
-    bounds (:mod:`.foata`); ``settle`` adds its forced-settle cut (:mod:`.settle`; fixed-suit deals
-    only, ignored under any-two).
+    bounds (:mod:`.foata`); ``settle`` adds its forced-settle cut (:mod:`.settle`) and ``reach`` its reach
+    cut (:mod:`.reach`), both on fixed-suit deals only, ignored under any-two.
 
     Raises :class:`OutOfTime` once ``perf_counter()`` passes ``deadline`` (checked every step or card).
     """
@@ -137,7 +138,8 @@ def build_model(
     if formulation == "steps":
         _steps(v)
     elif formulation == "foata":
-        build_foata(v, _goal_rows, _on_time, normal_form, card_cuts, settle and deal.fixed)
+        fixed = deal.fixed
+        build_foata(v, _goal_rows, _on_time, normal_form, card_cuts, settle and fixed, reach and fixed)
     elif formulation == "visits":
         build_visits(v, _goal_rows, _on_time)
     else:
