@@ -93,8 +93,7 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
         free = {}
         for p in range(ncells):
             gone = [
-                _and(m, x, _or(m, [before[(e, q)] for q in b.reach[e] if q != p]))
-                for e, x in occupants.get(p, ())
+                _left(m, x, [before[(e, q)] for q in b.reach[e] if q != p]) for e, x in occupants.get(p, ())
             ]
             free[p] = _or(m, [gap[p], *gone])
         have = dict(before)
@@ -104,7 +103,13 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
                     pre: Any = int(p % deal.R == 0)
                 else:
                     pre = have.get((c - 1, p - 1), 0) if p % deal.R else 0
-                have[(c, p)] = _or(m, [before[(c, p)], _and(m, pre, free[p])])
+                old = before[(c, p)]
+                if _is(old, 1) or _is(pre, 0) or _is(free[p], 0):
+                    continue  # no new derivation: the level keeps the literal before
+                r = m.new_bool_var("")  # r -> old or (pre and free), as two clauses
+                clause(m, [~r, old, pre])
+                clause(m, [~r, old, free[p]])
+                have[(c, p)] = r
     for lit, c, g in goal:
         clause(m, [~lit, have.get((c, g), 0)])
 
@@ -135,17 +140,16 @@ def _or(m: Any, lits: list[Any]) -> Any:
     return x
 
 
-def _and(m: Any, a: Any, b: Any) -> Any:
-    """A literal that implies ``a and b`` (one-way; constants 0/1 folded)."""
-    if _is(a, 0) or _is(b, 0):
+def _left(m: Any, here: Any, elsewhere: list[Any]) -> Any:
+    """A literal that implies ``here and or(elsewhere)`` (one-way; constants 0/1 folded): the card that
+    lies in a cell in state T stands in another one at the level before."""
+    if _is(here, 0) or not any(not _is(x, 0) for x in elsewhere):
         return 0
-    if _is(a, 1):
-        return b
-    if _is(b, 1):
-        return a
+    if any(_is(x, 1) for x in elsewhere):
+        return here
     x = m.new_bool_var("")
-    m.add_implication(x, a)
-    m.add_implication(x, b)
+    clause(m, [~x, here])
+    m.add_bool_or([~x, *(y for y in elsewhere if not isinstance(y, int))])
     return x
 
 
