@@ -13,6 +13,7 @@ Notation (cells, card codes, the move rule): :mod:`.data`. One module per job:
 * :mod:`.visits`: the "visits" formulation (fixed card-and-cell move events, ordered in time);
 * :mod:`.foata`: the "foata" formulation ("steps" with parallel steps in Foata normal form);
 * :mod:`.settle`: forced settles, a stubborn-set theorem (with its proof) and its cut in "foata";
+* :mod:`.reach`: the reach cut, a least-fixpoint relaxation of state T (with its proofs) in "foata";
 * :mod:`.split`: one fixed search shared by several threads, cube by cube, after an optional win probe;
 * :mod:`.backend`: :class:`CpSatGaps` (registry name ``cpsat-gaps``): parameters, verdicts, moves.
 
@@ -44,9 +45,12 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | goal only (no escape), 80 steps / H | lost 24, 35: 2.7k / 2.0k conflicts (80, no proof), 2.8k / 2.3k (H) |
 | goal only at H, the 32 deals ``split=2`` left | 1 decided at 30 s, 1 worker (a long tail each branch) |
 | + win probe at Foata depth 60 (``probe=60``) | 1-100 at 30 s, 2 cores: 70 (25 won, 45 lost), median 11.2 s |
+| + the reach cut on state 80 (:mod:`.reach`, the default) | lost 24 at 80: 3.8k conflicts, not 29.8k; 1-100: 71 / 69 (2 runs) |
+| the same rules without levels (greatest fixpoint) | prunes no grid of lost deals 24, 53 (exhaustive search) |
 
 (load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the next three, 1-2.9 for the
-next two, 0.8-2.0 for the next four, 1.0-1.9 for the last three.) "foata" is the
+next two, 0.8-2.0 for the next four, 1.0-1.9 for the next three, 0.9-2.0 for the last two; the machine ran
+~7-15% slower in the last runs.) "foata" is the
 default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
 wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
 that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
