@@ -45,8 +45,8 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | goal only (no escape), 80 steps / H | lost 24, 35: 2.7k / 2.0k conflicts (80, no proof), 2.8k / 2.3k (H) |
 | goal only at H, the 32 deals ``split=2`` left | 1 decided at 30 s, 1 worker (a long tail each branch) |
 | + win probe at Foata depth 60 (``probe=60``) | 1-100 at 30 s, 2 cores: 70 (25 won, 45 lost), median 11.2 s |
-| + the reach cut on state 80 (:mod:`.reach`, the default) | lost 24 at 80: 3.8k conflicts, not 29.8k; 1-100: 71 / 69 (2 runs) |
-| the same rules without levels (greatest fixpoint) | prunes no grid of lost deals 24, 53 (exhaustive search) |
+| + reach cut on state 80 (:mod:`.reach`, default) | lost 24: 3.8k conflicts, not 29.8k; 1-100: 71, 69 |
+| its rules without levels (greatest fixpoint) | prunes no grid of lost deals 24, 53 (exhaustive search) |
 
 (load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the next three, 1-2.9 for the
 next two, 0.8-2.0 for the next four, 1.0-1.9 for the next three, 0.9-2.0 for the last two; the machine ran
