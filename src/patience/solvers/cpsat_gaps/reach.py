@@ -51,7 +51,7 @@ from typing import Any
 from ...engine import EMPTY
 from .bounds import Bounds
 from .data import GapsDeal
-from .timeline import clause
+from .timeline import clause, is_const
 
 __all__ = ["levels", "reach_cut", "relaxed_reach"]
 
@@ -84,7 +84,7 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
     ncells = deal.rows * deal.R
     occupants: dict[int, list[tuple[int, Any]]] = {}
     for (e, p), x in at_t.items():
-        if not _is(x, 0):
+        if not is_const(x, 0):
             occupants.setdefault(p, []).append((e, x))
     gap = {p: _not_any(m, [x for _, x in occupants.get(p, [])]) for p in range(ncells)}
     have: dict[tuple[int, int], Any] = {(c, p): at_t.get((c, p), 0) for c in deal.cards for p in b.reach[c]}
@@ -104,7 +104,7 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
                 else:
                     pre = have.get((c - 1, p - 1), 0) if p % deal.R else 0
                 old = before[(c, p)]
-                if _is(old, 1) or _is(pre, 0) or _is(free[p], 0):
+                if is_const(old, 1) or is_const(pre, 0) or is_const(free[p], 0):
                     continue  # no new derivation: the level keeps the literal before
                 r = m.new_bool_var("")  # r -> old or (pre and free), as two clauses
                 clause(m, [~r, old, pre])
@@ -128,7 +128,7 @@ def _pre(deal: GapsDeal, c: int, p: int, have: set[tuple[int, int]]) -> bool:
 
 def _or(m: Any, lits: list[Any]) -> Any:
     """A literal that implies ``or(lits)`` (one-way; constants 0/1 folded)."""
-    if any(_is(x, 1) for x in lits):
+    if any(is_const(x, 1) for x in lits):
         return 1
     rest = [x for x in lits if not isinstance(x, int)]
     if not rest:
@@ -143,9 +143,9 @@ def _or(m: Any, lits: list[Any]) -> Any:
 def _left(m: Any, here: Any, elsewhere: list[Any]) -> Any:
     """A literal that implies ``here and or(elsewhere)`` (one-way; constants 0/1 folded): the card that
     lies in a cell in state T stands in another one at the level before."""
-    if _is(here, 0) or not any(not _is(x, 0) for x in elsewhere):
+    if is_const(here, 0) or not any(not is_const(x, 0) for x in elsewhere):
         return 0
-    if any(_is(x, 1) for x in elsewhere):
+    if any(is_const(x, 1) for x in elsewhere):
         return here
     x = m.new_bool_var("")
     clause(m, [~x, here])
@@ -155,7 +155,7 @@ def _left(m: Any, here: Any, elsewhere: list[Any]) -> Any:
 
 def _not_any(m: Any, lits: list[Any]) -> Any:
     """A literal that implies none of ``lits`` holds (one-way; constants folded)."""
-    if any(_is(x, 1) for x in lits):
+    if any(is_const(x, 1) for x in lits):
         return 0
     rest = [x for x in lits if not isinstance(x, int)]
     if not rest:
@@ -164,8 +164,3 @@ def _not_any(m: Any, lits: list[Any]) -> Any:
     for x in rest:
         m.add_implication(g, ~x)
     return g
-
-
-def _is(x: Any, k: int) -> bool:
-    """True when ``x`` is the constant ``k`` (0 or 1), not a model literal."""
-    return isinstance(x, int) and x == k

@@ -55,7 +55,7 @@ from typing import Any
 
 from ...engine import EMPTY
 from .data import GapsDeal
-from .timeline import clause, neg
+from .timeline import clause, is_const, neg
 
 __all__ = ["forced_settles", "settle_cut"]
 
@@ -108,36 +108,31 @@ def settle_cut(v: Any, now: dict[tuple[int, int], Any], mv: dict[tuple[int, int]
             continue
         below = 1 if deal.rank(y) == 2 else settled.get(y - 1, 0)
         occ = occupants.get(h, [])
-        if _is(below, 0) or any(_is(x, 1) for x in occ):
+        if is_const(below, 0) or any(is_const(x, 1) for x in occ):
             continue  # y - 1 is never settled in this state, or h is surely occupied
         for r in reach[y]:
             here = now.get((y, r), 0)
-            if r == h or _is(here, 0):
+            if r == h or is_const(here, 0):
                 continue
             check: list[Any] = []  # the literal "y + 1 lies in r + 1", when the theorem needs it
             if deal.rank(y) < deal.R and r % deal.R != deal.R - 1 and r + 1 in reach.get(y + 1, ()):
                 right = now.get((y + 1, r + 1), 0)
-                if _is(right, 0):
+                if is_const(right, 0):
                     continue  # y + 1 may come right of y later, and is not there now
-                check = [] if _is(right, 1) else [right]
+                check = [] if is_const(right, 1) else [right]
             clause(m, [neg(here), neg(below), *(neg(x) for x in check), *occ, lit])
 
 
 def _and(m: Any, a: Any, b: Any) -> Any:
     """A literal equal to ``a and b`` (constants 0/1 folded)."""
-    if _is(a, 0) or _is(b, 0):
+    if is_const(a, 0) or is_const(b, 0):
         return 0
-    if _is(a, 1):
+    if is_const(a, 1):
         return b
-    if _is(b, 1):
+    if is_const(b, 1):
         return a
     x = m.new_bool_var("")
     m.add_implication(x, a)
     m.add_implication(x, b)
     m.add_bool_or([~a, ~b, x])
     return x
-
-
-def _is(x: Any, k: int) -> bool:
-    """True when ``x`` is the constant ``k`` (0 or 1), not a model literal."""
-    return isinstance(x, int) and x == k

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["card_cuts", "cells_and_frame", "clause", "move_vars", "neg", "state_vars"]
+__all__ = ["card_cuts", "cells_and_frame", "clause", "is_const", "move_vars", "neg", "state_vars"]
 
 
 def clause(m: Any, lits: list[Any]) -> None:
@@ -25,6 +25,11 @@ def clause(m: Any, lits: list[Any]) -> None:
         m.add_bool_or([m.new_constant(0)])
     else:
         m.add_bool_or(rest)
+
+
+def is_const(x: Any, k: int) -> bool:
+    """True when ``x`` is the constant ``k`` (0 or 1), not a model literal."""
+    return isinstance(x, int) and x == k
 
 
 def neg(x: Any) -> Any:
