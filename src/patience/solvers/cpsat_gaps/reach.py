@@ -34,11 +34,10 @@ they grow at most M times: by level M + 1 the fixpoint is reached.
 step still moves" (foata.py, constraint 5). Every winning play's first T steps (or its whole normal
 form, when shorter) is still a solution when the model also asks that, for the rows it ends in, every
 card's home is in the M + 1-level F of state T: state T lies on a winning play (or is won), so Lemmas 1
-and 2 give it. So
-infeasibility still proves the deal lost, and a solution is still a legal play (a cut only removes).
-The encoding is one-way: a level's literal implies its support (so it is true only when derived);
-the exact set memberships satisfy every clause, and the cut asks, under each row literal, for the home
-literals of the last level. Why: the escape ("still moving") keeps the goal from pruning dead-end
+and 2 give it. So infeasibility still proves the deal lost, and a solution is still a legal play (a cut
+only removes). The encoding is one-way: a level's literal implies its support (so it is true only when
+derived); the exact set memberships satisfy every clause, and the cut asks, under each row literal, for
+the home literals of the last level. Why: the escape ("still moving") keeps the goal from pruning dead-end
 plays; this cut does not depend on it, and propagation back from it cuts the plays whose grid can no
 longer get every card home. Measured on lost 4 x 13 deal 24, 80 steps, 1 worker: 3.8k conflicts
 against 29.8k without it (docs/cpsat-gaps-notes.md).
@@ -63,15 +62,15 @@ def levels(deal: GapsDeal, b: Bounds) -> int:
 
 def relaxed_reach(deal: GapsDeal, b: Bounds, grid: tuple[int, ...], k: int) -> set[tuple[int, int]]:
     """The level-``k`` set ``F(k)`` of ``grid`` (module docstring; the model encodes the same levels)."""
-    where = {c: p for p, c in enumerate(grid) if c != EMPTY}
-    have = {(c, p) for c, p in where.items()}
+    have = {(c, p) for p, c in enumerate(grid) if c != EMPTY}
     for _ in range(k):
         before = have
         have = set(before)
-        free = {p for p, e in enumerate(grid) if e == EMPTY or _elsewhere(b, e, p, before)}
+        free = {p for p, e in enumerate(grid) if e == EMPTY or any(k in before for k in _others(b, e, p))}
         for c in deal.cards:
             for p in b.reach[c]:
-                if (c, p) not in have and p in free and _pre(deal, c, p, have):
+                pre = _predecessor(deal, c, p)
+                if (c, p) not in have and p in free and (pre is True or pre in have):
                     have.add((c, p))
     return have
 
@@ -92,17 +91,13 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
         before = have
         free = {}
         for p in range(ncells):
-            gone = [
-                _left(m, x, [before[(e, q)] for q in b.reach[e] if q != p]) for e, x in occupants.get(p, ())
-            ]
+            gone = [_left(m, x, [before[k] for k in _others(b, e, p)]) for e, x in occupants.get(p, ())]
             free[p] = _or(m, [gap[p], *gone])
         have = dict(before)
         for c in deal.cards:
             for p in b.reach[c]:
-                if deal.rank(c) == 2:
-                    pre: Any = int(p % deal.R == 0)
-                else:
-                    pre = have.get((c - 1, p - 1), 0) if p % deal.R else 0
+                key = _predecessor(deal, c, p)
+                pre = int(key) if isinstance(key, bool) else have.get(key, 0)
                 old = before[(c, p)]
                 if is_const(old, 1) or is_const(pre, 0) or is_const(free[p], 0):
                     continue  # no new derivation: the level keeps the literal before
@@ -114,16 +109,19 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
         clause(m, [~lit, have.get((c, g), 0)])
 
 
-def _elsewhere(b: Bounds, e: int, p: int, have: set[tuple[int, int]]) -> bool:
-    """Card e stands in some cell other than p in ``have``."""
-    return any((e, q) in have for q in b.reach[e] if q != p)
+def _others(b: Bounds, e: int, p: int) -> list[tuple[int, int]]:
+    """The pairs of card e in cells other than p: e in F at one of them frees p (module docstring), for
+    both the sets and the model."""
+    return [(e, q) for q in b.reach[e] if q != p]
 
 
-def _pre(deal: GapsDeal, c: int, p: int, have: set[tuple[int, int]]) -> bool:
-    """The predecessor condition of ``(c, p)`` (module docstring)."""
+def _predecessor(deal: GapsDeal, c: int, p: int) -> bool | tuple[int, int]:
+    """The predecessor condition of ``(c, p)`` (module docstring), for both the sets and the model: the
+    pair ``(c - 1, p - 1)`` that must be in F, or True / False when it holds / fails whatever F is (a 2:
+    p in column 0; a card of rank >= 3 never enters column 0)."""
     if deal.rank(c) == 2:
         return p % deal.R == 0
-    return p % deal.R != 0 and (c - 1, p - 1) in have
+    return (c - 1, p - 1) if p % deal.R else False
 
 
 def _or(m: Any, lits: list[Any]) -> Any:
