@@ -37,7 +37,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -262,11 +262,7 @@ class CpSatGaps(Backend):
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
             if opts.split > 1 or opts.probe:
-                try:
-                    status, v, solver, found = self._split(instance, v, b, order, deadline, until, probe_open)
-                except OutOfTime:
-                    msg = "time limit (building the model)"
-                    return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
+                status, v, solver, found = self._split(instance, v, order, deadline, until, probe_open)
                 if solver is None:  # every cube infeasible, or no time left for one
                     solver = cp_model.CpSolver()
             else:
@@ -319,18 +315,18 @@ class CpSatGaps(Backend):
         self,
         instance: Instance,
         v: ModelVars,
-        b: Bounds,
         order: str,
         deadline: float,
         until: threading.Event | None,
         probe: bool,
     ) -> tuple[int, ModelVars, cp_model.CpSolver | None, dict[str, float]]:
         """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`; one thread: one cube,
-        the whole model), after the win probe when ``probe`` and the option ask for one; the copies are
-        built here (``OutOfTime`` when the limit passes meanwhile)."""
+        the whole model), after the win probe when ``probe`` and the option ask for one. The other threads'
+        copies are clones of the model's proto, sharing its literals (they are indices): 0.04 s against
+        1.1 s to build one again (4 x 13 deal 44, 80 steps)."""
         opts = self.options
         t_build = time.perf_counter()
-        models = [v] + [self._build(v.deal, b, v.horizon, deadline) for _ in range(opts.split - 1)]
+        models = [v] + [replace(v, model=v.model.clone()) for _ in range(opts.split - 1)]
         built = time.perf_counter() - t_build
 
         def solver_for(m: ModelVars) -> cp_model.CpSolver | None:
