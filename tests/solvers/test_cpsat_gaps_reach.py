@@ -13,7 +13,7 @@ from patience.deals import deal
 from patience.solvers.base import Limits, Status
 from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, bounds, build_model
 from patience.solvers.cpsat_gaps import backend as cpsat_gaps_backend
-from patience.solvers.cpsat_gaps.model import _goal_rows
+from patience.solvers.cpsat_gaps.model import OutOfTime, _goal_rows
 from patience.solvers.cpsat_gaps.reach import levels, reach_cut, relaxed_reach
 
 from .test_cpsat_gaps import brute_force
@@ -132,3 +132,21 @@ def test_the_cut_applies_under_fixed_suit_and_a_short_horizon_only() -> None:
             for r in (True, False)
         }
         assert (size[True] > size[False]) is cut, horizon
+
+
+def test_the_cut_checks_the_build_deadline() -> None:
+    """Building the levels calls ``on_time`` once a level, so a limit passing meanwhile stops the build."""
+    d = GapsDeal.from_instance(small(4, 5, 0))
+    b = bounds(d, 2)
+    m = cp_model.CpModel()
+    at_t = {(c, p): m.new_bool_var("") for c in d.cards for p in b.reach[c]}
+    calls = []
+
+    def on_time(_v: object) -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise OutOfTime
+
+    with pytest.raises(OutOfTime):
+        reach_cut(SimpleNamespace(model=m, deal=d, b=b), at_t, [], on_time)
+    assert len(calls) == 3 < levels(d, b)

@@ -156,7 +156,7 @@ def build_foata(
         clause(m, [~lit, at[T].get((c, g), 0), *escape])
     # 7. The reach cut on state T (reach.py): only with the escape (at H the goal implies it).
     if reach and escape:
-        reach_cut(v, at[T], goal_lits)
+        reach_cut(v, at[T], goal_lits, on_time)
     # Search order: forward in time, a move before no move (FIXED_SEARCH, as "steps").
     v.fixed_search = True
 

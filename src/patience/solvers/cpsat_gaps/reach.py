@@ -45,6 +45,7 @@ against 29.8k without it (docs/cpsat-gaps-notes.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...engine import EMPTY
@@ -75,10 +76,16 @@ def relaxed_reach(deal: GapsDeal, b: Bounds, grid: tuple[int, ...], k: int) -> s
     return have
 
 
-def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, int, int]]) -> None:
+def reach_cut(
+    v: Any,
+    at_t: dict[tuple[int, int], Any],
+    goal: list[tuple[Any, int, int]],
+    on_time: Callable[[Any], None] = lambda v: None,
+) -> None:
     """Add the reach cut on the state ``at_t`` to ``v.model``: for each ``(lit, c, g)`` of ``goal``
     ("lit: card c ends in cell g", the rows of the won grid), lit implies ``(c, g)`` in the last level of
-    the one-way leveled encoding (module docstring)."""
+    the one-way leveled encoding (module docstring). ``on_time(v)`` is called once a level (the build's
+    deadline check: the levels take ~0.2-0.5 s on 4 x 13)."""
     m, deal, b = v.model, v.deal, v.b
     ncells = deal.rows * deal.R
     occupants: dict[int, list[tuple[int, Any]]] = {}
@@ -88,6 +95,7 @@ def reach_cut(v: Any, at_t: dict[tuple[int, int], Any], goal: list[tuple[Any, in
     gap = {p: _not_any(m, [x for _, x in occupants.get(p, [])]) for p in range(ncells)}
     have: dict[tuple[int, int], Any] = {(c, p): at_t.get((c, p), 0) for c in deal.cards for p in b.reach[c]}
     for _ in range(levels(deal, b)):
+        on_time(v)
         before = have
         free = {}
         for p in range(ncells):
