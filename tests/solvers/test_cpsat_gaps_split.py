@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
 
 from patience.solvers.base import Limits, Status
-from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, backend, bounds, build_model
+from patience.solvers.cpsat_gaps import CpSatGaps, GapsDeal, backend, bounds, build_model, decode, to_moves
 from patience.solvers.cpsat_gaps.backend import _parameters, win_probe
 from patience.solvers.cpsat_gaps.split import first_moves, solve_split
+from patience.validate import replay
 
 from .test_cpsat_gaps import BASIC, brute_force, small, successors, to_grid
 
@@ -162,3 +164,24 @@ def test_the_probe_outlives_cubes_that_do_not_decide() -> None:
         assert status == cp_model.OPTIMAL and solver is not None
         assert stats["probe"] == 1.0, stats
         assert _last_step(w, solver) < 45
+
+
+def test_a_clone_shares_the_literals_of_its_model() -> None:
+    """The backend's thread copies are proto clones (backend ``_split``): a clone decides as the
+    exhaustive search does, and its solution read through the original model's literals is a legal
+    winning plan (each move replayed in the engine, then the validator)."""
+    seen = {True: 0, False: 0}
+    for seed in range(8):
+        inst = small(BASIC, 4, 5, seed)
+        d = GapsDeal.from_instance(inst)
+        v = build_model(d, bounds(d, 2), "foata", settle=True)
+        w = replace(v, model=v.model.clone())
+        solver = _parameters(w, 20, 1)
+        status = solver.solve(w.model)
+        truth = brute_force(inst)
+        assert status == (cp_model.OPTIMAL if truth else cp_model.INFEASIBLE), seed
+        if truth:
+            moves = to_moves(inst, decode(v, solver))
+            assert replay(inst, moves).won, seed
+        seen[truth] += 1
+    assert seen[True] and seen[False], seen
