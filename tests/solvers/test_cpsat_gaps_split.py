@@ -108,6 +108,31 @@ def test_win_probe_keeps_the_verdicts(monkeypatch: pytest.MonkeyPatch, split: in
     assert seen.get((True, 1.0)) and seen.get((True, 0.0)) and seen.get((False, 0.0)), seen
 
 
+def test_a_probe_deeper_than_the_first_horizon_runs_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a first horizon under the probe's depth, the probe runs on the next horizon's model while
+    the cubes search the first: the verdicts stay the exhaustive search's, and the probe both wins and
+    is refuted on some deals there."""
+    monkeypatch.setattr(backend, "FOATA_DEPTHS", (10, 20))  # under most 4 x 5 horizons (26-33)
+    pairs = []  # (the cubes' horizon, the probe's model horizon) of each split solve
+
+    def spy(models: list[Any], *args: Any) -> Any:
+        pairs.append((models[0].horizon, args[-1].horizon if args[-1] is not None else None))
+        return solve_split(models, *args)
+
+    monkeypatch.setattr(backend, "solve_split", spy)
+    seen: dict[tuple[bool, float], int] = {}
+    for seed in range(12):
+        inst = small(BASIC, 4, 5, seed)
+        truth = brute_force(inst)
+        result = CpSatGaps("foata", split=2, probe=13).solve(inst, Limits(seconds=20))
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        if "probe" in result.stats:
+            key = (truth, result.stats["probe"])
+            seen[key] = seen.get(key, 0) + 1
+    assert seen.get((True, 1.0)) and seen.get((False, 0.0)), seen
+    assert (10, 20) in pairs and (20, None) in pairs, pairs
+
+
 def _last_step(v: Any, solver: cp_model.CpSolver) -> int:
     """The last step in which the solution of ``v`` moves a card."""
     return max(t for (t, _c, _p), lit in v.mv.items() if solver.boolean_value(lit))

@@ -25,7 +25,9 @@ prunes, so the search follows every dead play; closed, the goal prunes the plays
 win. At D = 60 (measured against 40, 50, 70 and 80 on 10 won 4 x 13 deals, 1 worker, 15 s) it wins 6
 of them in 7-12 s, where the complete search needs more than 30 s on two cores. Its refutation proves
 nothing (a win may need more steps), so on a lost deal it only costs that thread's time
-(docs/cpsat-gaps-notes.md).
+(docs/cpsat-gaps-notes.md). Under a first horizon shorter than its depth, the probe runs *beside* it:
+on the next horizon's model, built at once (and then used for that horizon), while the other thread
+searches the short one's cubes. So a short first stage does not delay the probe.
 
 Every SOLVED result is decoded into engine moves, each replayed as legal in an
 :class:`~patience.engine.Engine`, then checked by :func:`patience.validate.replay` in
@@ -58,8 +60,10 @@ __all__ = ["FOATA_DEPTHS", "ORDERS", "CpSatGaps", "CpSatGapsOptions", "to_moves"
 
 # "foata" first tries these horizons under the proven one, with the goal "won or still moving" (foata.py,
 # constraint 5): measured on 4 x 13 lost deals 2, 6, 11, 41 at 80 steps, 1.5-12.7 s against 5.0-22.2 s
-# at the proven horizon (docs/cpsat-gaps-notes.md).
-FOATA_DEPTHS = (80,)
+# at the proven horizon (docs/cpsat-gaps-notes.md). 55 first, with the reach cut and the probe beside it
+# (``split=2 probe=60``): 73 of the 100 portable 4 x 13 deals at 30 s against 71 with 80 alone, in the same
+# machine state (lost 15, 47, 48 and won 77 gained, won 33 and 92 lost at 27-29 s).
+FOATA_DEPTHS = (55, 80)
 
 # The win probe (``probe``) gets this share of the time left when it starts: the wins it finds at depth 60
 # take 7-12 s of a 30 s limit (module docstring), and a refuted probe ends sooner on the deals measured.
@@ -244,13 +248,18 @@ class CpSatGaps(Backend):
         if opts.formulation == "foata":
             horizons = [d for d in FOATA_DEPTHS if d < b.horizon] + horizons
         probe_open = True  # the probe asks the same question at every horizon: until it is answered
-        for horizon in horizons:
+        built: dict[int, ModelVars] = {}  # the next horizon's model, built early for the probe beside
+        for i, horizon in enumerate(horizons):
             if until is not None and until.is_set():
                 msg = "stopped: another order ended"
                 return Result(Status.UNKNOWN, None, stats, self.name, msg, Reason.TIME)
             t_build = time.perf_counter()
+            beside = None  # a probe deeper than this horizon runs on the next one's model (module docstring)
             try:
-                v = self._build(deal, b, horizon, deadline)
+                v = built.pop(horizon, None) or self._build(deal, b, horizon, deadline)
+                after = horizons[i + 1] if i + 1 < len(horizons) else 0
+                if probe_open and horizon <= opts.probe < after:
+                    beside = built[after] = self._build(deal, b, after, deadline)
             except OutOfTime:
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
@@ -262,7 +271,9 @@ class CpSatGaps(Backend):
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
                 )
             if opts.split > 1 or opts.probe:
-                status, v, solver, found = self._split(instance, v, order, deadline, until, probe_open)
+                status, v, solver, found = self._split(
+                    instance, v, order, deadline, until, probe_open, beside
+                )
                 if solver is None:  # every cube infeasible, or no time left for one
                     solver = cp_model.CpSolver()
             else:
@@ -319,6 +330,7 @@ class CpSatGaps(Backend):
         deadline: float,
         until: threading.Event | None,
         probe: bool,
+        beside: ModelVars | None = None,
     ) -> tuple[int, ModelVars, cp_model.CpSolver | None, dict[str, float]]:
         """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`; one thread: one cube,
         the whole model), after the win probe when ``probe`` and the option ask for one. The other threads'
@@ -335,9 +347,9 @@ class CpSatGaps(Backend):
 
         keys = first_moves(instance, v) if opts.split > 1 else []
         ask = None
-        if probe and 0 < opts.probe < v.horizon:
+        if probe and 0 < opts.probe < (beside or v).horizon:
             ask = (win_probe(opts.probe), PROBE_SHARE * (deadline - time.perf_counter()))
-        status, model, solver, found = solve_split(models, keys, solver_for, until, ask, _decides)
+        status, model, solver, found = solve_split(models, keys, solver_for, until, ask, _decides, beside)
         return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:

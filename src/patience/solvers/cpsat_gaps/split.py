@@ -64,15 +64,17 @@ def solve_split(
     until: threading.Event | None = None,
     probe: tuple[Callable[[Any], list[Any]], float] | None = None,
     final: Callable[[Any, cp_model.CpSolver], bool] = lambda v, solver: True,
+    probe_model: Any | None = None,
 ) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
     """Solve the same model (one copy per thread in ``models``) cube by cube over the literals
     ``v.mv[k]`` of ``keys`` (:func:`first_moves`; module docstring). ``solver_for(v)`` gives a fresh
     solver with the time left (None: no time left). ``probe``: the win probe's assumptions (a function of
     the model) and its seconds, solved first (module docstring). ``final(v, solver)``: whether a cube's
     solution decides the deal (False: it ends the cubes, but the probe goes on; a play still moving at a
-    short horizon). Returns the status (INFEASIBLE only when every cube is), the model and solver of the
-    deciding item (else the first to end the cubes), and the summed search statistics (``probe``: 1
-    won, 0 infeasible, -1 undecided)."""
+    short horizon). ``probe_model``: the model the probe is solved on (default: the thread's own copy;
+    a longer horizon than the cubes' model when the probe is deeper). Returns the status (INFEASIBLE
+    only when every cube is), the model and solver of the deciding item (else the first to end the
+    cubes), and the summed search statistics (``probe``: 1 won, 0 infeasible, -1 undecided)."""
     queue: list[tuple[bool, ...] | None] = list(itertools.product((True, False), repeat=len(keys)))
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
@@ -95,21 +97,22 @@ def solve_split(
                 while left[0] and not halt.is_set():
                     stop.wait(0.01)
                 return
-            v.model.clear_assumptions()
+            w = probe_model if cube is None and probe_model is not None else v  # this item's model
+            w.model.clear_assumptions()
             if cube is None:  # the probe (only queued with one)
                 assert probe is not None
-                v.model.add_assumptions(probe[0](v))
+                w.model.add_assumptions(probe[0](w))
             else:
-                assume = [v.mv[k] if on else ~v.mv[k] for k, on in zip(keys, cube, strict=True)]
-                v.model.add_assumptions(assume)
-            solver = solver_for(v)
+                assume = [w.mv[k] if on else ~w.mv[k] for k, on in zip(keys, cube, strict=True)]
+                w.model.add_assumptions(assume)
+            solver = solver_for(w)
             if solver is not None and probe is not None and cube is None:
                 p = solver.parameters
                 p.max_time_in_seconds = min(p.max_time_in_seconds, max(probe[1], 0.01))
             # The probe outlives cubes that end undecided; it stops only once the deal is decided.
             status = cp_model.UNKNOWN
             if solver is not None:
-                status = solve_cpsat(solver, v.model, _Either(decided, until) if cube is None else halt)
+                status = solve_cpsat(solver, w.model, _Either(decided, until) if cube is None else halt)
             won = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
             with lock:
                 if solver is not None:
@@ -123,17 +126,17 @@ def solve_split(
                     left[0] -= 1
                     refuted[0] += status == cp_model.INFEASIBLE
                     stats["cubes"] += 1
-                decides = won and (cube is None or solver is not None and final(v, solver))
+                decides = won and (cube is None or solver is not None and final(w, solver))
                 ends = won or (cube is not None and status != cp_model.INFEASIBLE)
                 if ends:
-                    found.append((decides, status, v, solver))
+                    found.append((decides, status, w, solver))
                 if decides or refuted[0] == cubes:
                     decided.set()
             if ends:
                 return  # a solution, or time out: the race stops the other threads' cubes
 
     race([lambda stop, v=v: work(v, stop) for v in models])
-    for v in models:
+    for v in [*models, *([probe_model] if probe_model is not None else [])]:
         v.model.clear_assumptions()
     for _decides, status, v, solver in sorted(found, key=lambda f: not f[0]):  # a deciding one first
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
