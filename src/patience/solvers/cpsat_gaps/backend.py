@@ -248,7 +248,7 @@ class CpSatGaps(Backend):
         if opts.formulation == "foata":
             horizons = [d for d in FOATA_DEPTHS if d < b.horizon] + horizons
         probe_open = True  # the probe asks the same question at every horizon: until it is answered
-        built: dict[int, ModelVars] = {}  # the next horizon's model, built early for the probe beside
+        ahead: dict[int, ModelVars] = {}  # the next horizon's model, built early for the probe beside
         for i, horizon in enumerate(horizons):
             if until is not None and until.is_set():
                 msg = "stopped: another order ended"
@@ -256,10 +256,10 @@ class CpSatGaps(Backend):
             t_build = time.perf_counter()
             beside = None  # a probe deeper than this horizon runs on the next one's model (module docstring)
             try:
-                v = built.pop(horizon, None) or self._build(deal, b, horizon, deadline)
+                v = ahead.pop(horizon, None) or self._build(deal, b, horizon, deadline)
                 after = horizons[i + 1] if i + 1 < len(horizons) else 0
                 if probe_open and horizon <= opts.probe < after:
-                    beside = built[after] = self._build(deal, b, after, deadline)
+                    beside = ahead[after] = self._build(deal, b, after, deadline)
             except OutOfTime:
                 return Result(
                     Status.UNKNOWN, None, stats, self.name, "time limit (building the model)", Reason.TIME
@@ -289,7 +289,7 @@ class CpSatGaps(Backend):
                 probe_open = stats["probe"] != 0.0
             for key, value in found.items():
                 stats[key] = stats.get(key, 0.0) + float(value)
-            stats["model_horizon"] = float(horizon)
+            stats["model_horizon"] = float(v.horizon)  # the probe beside: the next horizon's model
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 if not _decides(v, solver):
                     continue  # a play still moving after `horizon` steps: no verdict, a longer horizon
