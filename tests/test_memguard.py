@@ -58,9 +58,10 @@ def test_a_guard_under_its_limit_watches_and_stops() -> None:
 
 def test_memory_out_through_the_cli() -> None:
     """cpsat-gaps builds a model of hundreds of MB for the 4 x 13 basic variant at its proven horizon:
-    --max-mb 50 stops it. Deal 7 needs that model (its 80-step Foata model, built first, does not decide it;
-    deal 1's does, within 50 MB)."""
-    args = ["solve", "gaps-basic-variant:7", "-b", "cpsat-gaps", "--max-mb", "50", "--limit", "60s", "--json"]
+    --max-mb 50 stops it. Deal 37 needs that model (a play passes the reach cut at both shorter horizons,
+    55 and 80 Foata steps, built first; deal 7's 55-step model decides it, within 50 MB)."""
+    args = ["solve", "gaps-basic-variant:37", "-b", "cpsat-gaps", "--max-mb", "50"]
+    args += ["--limit", "60s", "--json"]
     p = subprocess.run([sys.executable, "-c", RUN, *args], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
