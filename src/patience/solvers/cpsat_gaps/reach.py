@@ -67,7 +67,7 @@ def relaxed_reach(deal: GapsDeal, b: Bounds, grid: tuple[int, ...], k: int) -> s
     for _ in range(k):
         before = have
         have = set(before)
-        free = {p for p, e in enumerate(grid) if e == EMPTY or any(k in before for k in _others(b, e, p))}
+        free = {p for p, e in enumerate(grid) if e == EMPTY or any(o in before for o in _others(b, e, p))}
         for c in deal.cards:
             for p in b.reach[c]:
                 pre = _predecessor(deal, c, p)
