@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from dataclasses import replace
@@ -115,9 +116,9 @@ def test_a_probe_deeper_than_the_first_horizon_runs_beside_it(monkeypatch: pytes
     monkeypatch.setattr(backend, "FOATA_DEPTHS", (10, 20))  # under most 4 x 5 horizons (26-33)
     pairs = []  # (the cubes' horizon, the probe's model horizon) of each split solve
 
-    def spy(models: list[Any], *args: Any) -> Any:
+    def spy(models: list[Any], *args: Any, **kw: Any) -> Any:
         pairs.append((models[0].horizon, args[-1].horizon if args[-1] is not None else None))
-        return solve_split(models, *args)
+        return solve_split(models, *args, **kw)
 
     monkeypatch.setattr(backend, "solve_split", spy)
     seen: dict[tuple[bool, float], int] = {}
@@ -210,3 +211,60 @@ def test_a_clone_shares_the_literals_of_its_model() -> None:
             assert replay(inst, moves).won, seed
         seen[truth] += 1
     assert seen[True] and seen[False], seen
+
+
+def _short_and_proven(seed: int, horizon: int) -> tuple[Any, Any, list[tuple[int, int, int]]]:
+    """The models of 4 x 5 deal ``seed`` at a short ``horizon`` (escape and both cuts, as the backend
+    builds it) and at the proven one, and the keys of its cubes."""
+    inst = small(BASIC, 4, 5, seed)
+    d = GapsDeal.from_instance(inst)
+    b = bounds(d, 2)
+    short = build_model(d, b, "foata", horizon=horizon, settle=True, reach=True)
+    proven = build_model(d, b, "foata", settle=True, reach=True)
+    return short, proven, first_moves(inst, short)
+
+
+def test_a_cube_refuted_at_a_short_horizon_holds_no_winning_play() -> None:
+    """The theorem behind ``refuted`` (split.py): every cube infeasible under a short horizon's escape is
+    infeasible at the proven horizon too, cube by cube, on won and lost deals; and the short horizon does
+    refute cubes of won deals (the transfer has something to carry)."""
+    refuted_of_won = 0
+    for seed in range(12):
+        short, proven, keys = _short_and_proven(seed, 8)
+        if short.horizon >= proven.horizon:
+            continue
+        won = brute_force(small(BASIC, 4, 5, seed))
+        done: set[tuple[bool, ...]] = set()
+        solve_split([short], keys, lambda m: _parameters(m, 20, 1), refuted=done)
+        for cube in done:  # the proven model on this cube alone (every other one marked refuted)
+            others = set(_every(len(keys))) - {cube}
+            status = solve_split([proven], keys, lambda m: _parameters(m, 20, 1), refuted=others)[0]
+            assert status == cp_model.INFEASIBLE, (seed, cube)
+            refuted_of_won += won
+    assert refuted_of_won > 0
+
+
+def _every(n: int) -> list[tuple[bool, ...]]:
+    """Every cube over ``n`` keys."""
+    return list(itertools.product((True, False), repeat=n))
+
+
+def test_cubes_refuted_before_are_skipped() -> None:
+    """``refuted`` cubes are not solved again: all of them refuted is INFEASIBLE with no solve; some of
+    them, and the rest are solved (``skipped`` counts the others), with the exhaustive verdict."""
+    models, keys = _copies(0, 2)
+    calls = []
+
+    def solver_for(m: Any) -> cp_model.CpSolver:
+        calls.append(m)
+        return _parameters(m, 20, 1)
+
+    status, _v, _s, stats = solve_split(models, keys, solver_for, refuted=set(_every(len(keys))))
+    assert status == cp_model.INFEASIBLE and not calls and stats["skipped"] == 2 ** len(keys)
+    for seed in range(12):
+        short, proven, keys = _short_and_proven(seed, 8)
+        done: set[tuple[bool, ...]] = set()
+        solve_split([short], keys, lambda m: _parameters(m, 20, 1), refuted=done)
+        status, _v, _s, stats = solve_split([proven], keys, lambda m: _parameters(m, 20, 1), refuted=done)
+        want = cp_model.OPTIMAL if brute_force(small(BASIC, 4, 5, seed)) else cp_model.INFEASIBLE
+        assert status == want and stats["skipped"] <= len(done), seed

@@ -249,6 +249,7 @@ class CpSatGaps(Backend):
             horizons = [d for d in FOATA_DEPTHS if d < b.horizon] + horizons
         probe_open = True  # the probe asks the same question at every horizon: until it is answered
         ahead: dict[int, ModelVars] = {}  # the next horizon's model, built early for the probe beside
+        refuted: dict[tuple[Any, ...], set[tuple[bool, ...]]] = {}  # cubes refuted so far, by their keys
         for i, horizon in enumerate(horizons):
             if until is not None and until.is_set():
                 msg = "stopped: another order ended"
@@ -272,7 +273,7 @@ class CpSatGaps(Backend):
                 )
             if opts.split > 1 or opts.probe:
                 status, v, solver, found = self._split(
-                    instance, v, order, deadline, until, probe_open, beside
+                    instance, v, order, deadline, until, probe_open, beside, refuted
                 )
                 if solver is None:  # every cube infeasible, or no time left for one
                     solver = cp_model.CpSolver()
@@ -331,11 +332,13 @@ class CpSatGaps(Backend):
         until: threading.Event | None,
         probe: bool,
         beside: ModelVars | None = None,
+        refuted: dict[tuple[Any, ...], set[tuple[bool, ...]]] | None = None,
     ) -> tuple[int, ModelVars, cp_model.CpSolver | None, dict[str, float]]:
         """The model ``v`` solved by ``split`` threads, cube by cube (:mod:`.split`; one thread: one cube,
         the whole model), after the win probe when ``probe`` and the option ask for one. The other threads'
         copies are clones of the model's proto, sharing its literals (they are indices): 0.04 s against
-        1.1 s to build one again (4 x 13 deal 44, 80 steps)."""
+        1.1 s to build one again (4 x 13 deal 44, 80 steps). ``refuted``: the cubes refuted at the shorter
+        horizons of this deal, by their keys; a longer one skips them (:mod:`.split`)."""
         opts = self.options
         t_build = time.perf_counter()
         models = [v] + [replace(v, model=v.model.clone()) for _ in range(opts.split - 1)]
@@ -349,7 +352,10 @@ class CpSatGaps(Backend):
         ask = None
         if probe and 0 < opts.probe < (beside or v).horizon:
             ask = (win_probe(opts.probe), PROBE_SHARE * (deadline - time.perf_counter()))
-        status, model, solver, found = solve_split(models, keys, solver_for, until, ask, _decides, beside)
+        done = None if refuted is None else refuted.setdefault(tuple(keys), set())
+        status, model, solver, found = solve_split(
+            models, keys, solver_for, until, ask, _decides, beside, refuted=done
+        )
         return status, model, solver, {**found, "build_seconds": built}
 
     def _solved(self, inst: Instance, plan: list[tuple[int, int]], stats: dict[str, float]) -> Result:

@@ -12,6 +12,15 @@ every cube infeasible makes the model infeasible, since the cubes cover every as
 literals (the moves illegal in the dealt grid are false in every solution anyway). A cube still open at
 the time limit leaves the model undecided. Measured on 4 x 13 lost deals (docs/cpsat-gaps-notes.md).
 
+*Cubes refuted at a shorter horizon* (``refuted``). Under the escape of a horizon T below the proven one
+("won in state T, or still moving", foata.py, constraint 5, with the cuts 6 and 7), a cube's infeasibility
+already proves that no winning play starts with that first step: a winning play whose Foata form starts
+with the cube's moves would give a solution within the cube (its whole form when it has at most T steps,
+else its first T steps, still moving in a state that lies on a winning play, so the cuts hold). The
+first step's literals are the same moves in every horizon's model, so the cube is the same set of plays
+there. So a later, longer horizon skips the cubes an earlier one refuted, and the model is infeasible
+(the deal lost) once every cube is refuted at one horizon or another. Measured: docs/cpsat-gaps-notes.md.
+
 A *win probe* (``probe``) is one more item, taken first: the model under assumptions that ask for a win
 within a few steps (the backend's ``probe`` option). Its solution is a solution of the model like any
 cube's; its infeasibility, or its running out of its own time, proves nothing, and the thread goes on to
@@ -65,6 +74,7 @@ def solve_split(
     probe: tuple[Callable[[Any], list[Any]], float] | None = None,
     final: Callable[[Any, cp_model.CpSolver], bool] = lambda v, solver: True,
     probe_model: Any | None = None,
+    refuted: set[tuple[bool, ...]] | None = None,
 ) -> tuple[int, Any, cp_model.CpSolver | None, dict[str, float]]:
     """Solve the same model (one copy per thread in ``models``) cube by cube over the literals
     ``v.mv[k]`` of ``keys`` (:func:`first_moves`; module docstring). ``solver_for(v)`` gives a fresh
@@ -74,18 +84,26 @@ def solve_split(
     short horizon). ``probe_model``: the model the probe is solved on (default: the thread's own copy;
     a longer horizon than the cubes' model when the probe is deeper). Returns the status (INFEASIBLE
     only when every cube is), the model and solver of the deciding item (else the first to end the
-    cubes), and the summed search statistics (``probe``: 1 won, 0 infeasible, -1 undecided)."""
-    queue: list[tuple[bool, ...] | None] = list(itertools.product((True, False), repeat=len(keys)))
+    cubes), and the summed search statistics (``probe``: 1 won, 0 infeasible, -1 undecided; ``skipped``:
+    the cubes refuted before). ``refuted``: the cubes (tuples over ``keys``) refuted at a shorter horizon
+    of the same deal with the same keys: they are skipped, and the cubes refuted here are added to it
+    (module docstring)."""
+    done = set() if refuted is None else refuted
+    every = list(itertools.product((True, False), repeat=len(keys)))
+    queue: list[tuple[bool, ...] | None] = [c for c in every if c not in done]
     queue.reverse()  # popped from the end: all moves first, as the fixed search would
     lock = threading.Lock()
     cubes = len(queue)
     left = [cubes]  # cubes not yet ended (threads out of cubes wait for them)
-    refuted = [0]  # cubes found infeasible: all of them decide the deal
+    refuted_here = [0]  # cubes found infeasible here: with those of ``done``, all of them decide the deal
     if probe is not None:
         queue.append(None)  # the probe, popped first; not a cube (left counts the cubes)
     found: list[tuple[bool, int, Any, cp_model.CpSolver | None]] = []  # (decides, status, model, solver)
     stats = {"conflicts": 0.0, "branches": 0.0, "cpsat_seconds": 0.0, "cubes": 0.0}
+    stats["skipped"] = float(len(every) - cubes)
     decided = threading.Event()  # a deciding solution, or every cube infeasible: the probe stops too
+    if not cubes:  # every cube refuted before: no winning play (module docstring)
+        return (cp_model.INFEASIBLE, models[0], None, stats)
 
     def work(v: Any, stop: threading.Event) -> None:
         halt = _Either(stop, until)
@@ -124,13 +142,15 @@ def solve_split(
                     stats["probe_seconds"] = solver.wall_time if solver is not None else 0.0
                 else:
                     left[0] -= 1
-                    refuted[0] += status == cp_model.INFEASIBLE
+                    if status == cp_model.INFEASIBLE:
+                        refuted_here[0] += 1
+                        done.add(cube)
                     stats["cubes"] += 1
                 decides = won and (cube is None or solver is not None and final(w, solver))
                 ends = won or (cube is not None and status != cp_model.INFEASIBLE)
                 if ends:
                     found.append((decides, status, w, solver))
-                if decides or refuted[0] == cubes:
+                if decides or refuted_here[0] == cubes:
                     decided.set()
             if ends:
                 return  # a solution, or time out: the race stops the other threads' cubes
@@ -141,6 +161,6 @@ def solve_split(
     for _decides, status, v, solver in sorted(found, key=lambda f: not f[0]):  # a deciding one first
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, v, solver, stats
-    if refuted[0] < cubes:
+    if refuted_here[0] < cubes:
         return (cp_model.UNKNOWN, *(found[0][2:] if found else (models[0], None)), stats)
     return (cp_model.INFEASIBLE, models[0], None, stats)
