@@ -268,3 +268,32 @@ def test_cubes_refuted_before_are_skipped() -> None:
         status, _v, _s, stats = solve_split([proven], keys, lambda m: _parameters(m, 20, 1), refuted=done)
         want = cp_model.OPTIMAL if brute_force(small(BASIC, 4, 5, seed)) else cp_model.INFEASIBLE
         assert status == want and stats["skipped"] <= len(done), seed
+
+
+def test_a_probe_out_of_time_is_not_asked_again_on_its_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe that ran out of its time on a model is not asked again on that model (the fixed search
+    would repeat itself), only on another one; the verdicts stay the exhaustive search's."""
+    monkeypatch.setattr(backend, "FOATA_DEPTHS", (10, 20))
+    monkeypatch.setattr(backend, "PROBE_SHARE", 1e-9)  # the probe gets 10 ms: out of time on most deals
+    calls: list[tuple[int | None, float | None]] = []  # (the probe's model horizon or None, its outcome)
+
+    def spy(models: list[Any], *args: Any, **kw: Any) -> Any:
+        out = solve_split(models, *args, **kw)
+        on = (args[-1] or models[0]).horizon if args[3] is not None else None
+        calls.append((on, out[3].get("probe")))
+        return out
+
+    monkeypatch.setattr(backend, "solve_split", spy)
+    again = 0
+    for seed in range(12):
+        inst = small(BASIC, 4, 5, seed)
+        calls.clear()
+        result = CpSatGaps("foata", split=2, probe=13).solve(inst, Limits(seconds=20))
+        assert result.status is (Status.SOLVED if brute_force(inst) else Status.UNSOLVABLE), seed
+        spent = set()
+        for on, outcome in calls:
+            assert on is None or on not in spent, (seed, calls)
+            if outcome == -1.0:
+                spent.add(on)
+            again += on is None and bool(spent)
+    assert again > 0  # a stage after a probe out of its time, where it was not asked
