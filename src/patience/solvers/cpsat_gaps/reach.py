@@ -62,7 +62,8 @@ def levels(deal: GapsDeal, b: Bounds) -> int:
 
 
 def relaxed_reach(deal: GapsDeal, b: Bounds, grid: tuple[int, ...], k: int) -> set[tuple[int, int]]:
-    """The level-``k`` set ``F(k)`` of ``grid`` (module docstring; the model encodes the same levels)."""
+    """The level-``k`` set ``F(k)`` of ``grid`` (module docstring; the model encodes the same levels). A
+    level that adds no pair is the fixpoint (the next level's free cells are the same), so it stops."""
     have = {(c, p) for p, c in enumerate(grid) if c != EMPTY}
     for _ in range(k):
         before = have
@@ -73,6 +74,8 @@ def relaxed_reach(deal: GapsDeal, b: Bounds, grid: tuple[int, ...], k: int) -> s
                 pre = _predecessor(deal, c, p)
                 if (c, p) not in have and p in free and (pre is True or pre in have):
                     have.add((c, p))
+        if len(have) == len(before):
+            break
     return have
 
 
