@@ -49,10 +49,13 @@ shared, load given; full notes and logs: docs/cpsat-gaps-notes.md, benchmarks/ou
 | its rules without levels (greatest fixpoint) | prunes no grid of lost deals 24, 53 (exhaustive search) |
 | + 55 steps first, the probe beside it (80-step model) | 1-100 at 30 s: 73 (23 won, 50 lost); 71 without |
 | 55 steps first, the probe after it | 1-100 at 30 s: 67 (18 won, 49 lost): the wins wait |
+| k exact levels of the reach cut, waived until they converge | lost 47: 34.3k conflicts, not 15.5k; off |
+| + cubes refuted at 55 skipped at 80 and H; no probe rerun | 1-100 at 30 s: 66 (20 / 46) against 64 before |
 
 (load 9-10 for the first five rows, 3.5-5.7 for the next four, 1-5.4 for the next three, 1-2.9 for the
 next two, 0.8-2.0 for the next four, 1.0-1.9 for the next three, 0.9-2.0 for the next two, 0.9-1.9
-for the last two; the machine ran ~7-15% slower in the last runs.) "foata" is the
+for the next two, ~2 (two runs side by side) for the next one, and 0.8-1.9 for the last, on a machine
+~1.45x slower (dfs median 1.9-2.1 s against 1.3 s): compare the last row's pair only.) "foata" is the
 default: a step holds a set of independent moves and each trace is met once (:mod:`.foata`); it also
 wins deals "steps" does not (12, 14, 22). Every lost 4 x 13 deal of 1-100 has, for every won grid, a card
 that never reaches its cell there in any reachable grid, but no fixpoint tried gets there: the refutation
