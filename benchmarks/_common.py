@@ -299,3 +299,12 @@ def md_table(rows: Sequence[dict[str, Any]], keys: Sequence[str] | None = None) 
 def write_lines(path: Path, lines: Iterable[str]) -> None:
     """Lines to a text file, one a line, ending with a newline."""
     path.write_text("\n".join(lines) + "\n")
+
+
+def report(out: Path | None, stem: str, rows: Sequence[dict[str, Any]], lines: Sequence[str]) -> None:
+    """Print a run's summary ``lines``; with ``--out`` also write ``<stem>.csv`` (the rows) and
+    ``<stem>.md`` (the lines) there."""
+    print("\n".join(lines))
+    if out:
+        write_csv(out / f"{stem}.csv", rows)
+        write_lines(out / f"{stem}.md", lines)

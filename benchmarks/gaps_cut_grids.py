@@ -111,10 +111,7 @@ def main() -> None:
         "",
         *_common.md_table(rows),
     ]
-    print("\n".join(lines))
-    if out:
-        _common.write_csv(out / "gaps_cut_grids.csv", rows)
-        _common.write_lines(out / "gaps_cut_grids.md", lines)
+    _common.report(out, "gaps_cut_grids", rows, lines)
 
 
 if __name__ == "__main__":

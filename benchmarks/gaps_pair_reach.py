@@ -227,10 +227,7 @@ def main() -> None:
         "",
         *_common.md_table(rows),
     ]
-    print("\n".join(lines))
-    if out:
-        _common.write_csv(out / "gaps_pair_reach.csv", rows)
-        _common.write_lines(out / "gaps_pair_reach.md", lines)
+    _common.report(out, "gaps_pair_reach", rows, lines)
 
 
 if __name__ == "__main__":
