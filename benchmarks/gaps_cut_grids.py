@@ -6,7 +6,7 @@ card's home of every won grid is outside the relaxation F of the grid). Printed:
 the cut prunes, those that pass it, and the *leaves* (grids that pass while every successor fails or
 there is none). On a lost deal every grid that passes is dead, so a stronger relaxation is what would
 prune it; the CP model's conflicts are compared with these counts in docs/cpsat-gaps-notes.md.
-``--show K`` prints K leaves of the first deal as grids (a card as rank and suit, ``__`` a gap).
+``--show K`` prints K leaves of the first deal as grids (cards as ``KH``, ``__`` a gap).
 
     python benchmarks/gaps_cut_grids.py --seeds 24,71 --out
 """
@@ -19,6 +19,7 @@ from typing import Any
 import _common
 from gaps_pair_reach import successors, won_grids
 
+from patience.cards import Card
 from patience.deals import deal
 from patience.engine import EMPTY
 from patience.solvers.cpsat_gaps import GapsDeal, bounds
@@ -74,11 +75,10 @@ def one(seed: int, game: str, cap: int) -> tuple[dict[str, Any], list[tuple[int,
 
 
 def show(d: GapsDeal, g: tuple[int, ...]) -> list[str]:
-    """A grid as text, a row a line."""
-    name = "A23456789TJQK"
+    """A grid as text, a row a line (cards in the project's text form, :class:`~patience.cards.Card`)."""
 
     def card(c: int) -> str:
-        return "__" if c == EMPTY else name[d.rank(c) - 1] + "SHDC"[d.suit(c)]
+        return "__" if c == EMPTY else Card(d.rank(c), d.suit(c)).text()
 
     return [" ".join(card(c) for c in g[r * d.R : (r + 1) * d.R]) for r in range(d.rows)]
 
