@@ -33,7 +33,8 @@ def main() -> None:
     ap.add_argument("--seeds", default="2,6,8,9,11,20,21,22,23,26,30")
     ap.add_argument("--mode", choices=("sizes", "search"), default="sizes")
     ap.add_argument("--lengths", default="4,8,12,16,20")
-    ap.add_argument("--cube-seconds", type=float, default=10.0)
+    ap.add_argument("--cube-seconds", type=float, default=10.0, help="wall limit a cube (sizes mode)")
+    ap.add_argument("--cube-work", type=float, default=6.0, help="deterministic limit a cube (search mode)")
     ap.add_argument("--limit", type=float, default=25.0)
     args = ap.parse_args()
     print(f"{args.game} 8x13, portable deals {args.seeds}, {args.mode}; {_common.machine()}", flush=True)
@@ -42,7 +43,7 @@ def main() -> None:
         d = HoleDeal.from_instance(inst)
         if args.mode == "search":
             t0 = time.perf_counter()
-            r = cube_search(d, args.limit, cube_seconds=args.cube_seconds)
+            r = cube_search(d, args.limit, cube_work=args.cube_work)
             ok = r.events is not None and replay(inst, to_moves(inst, d, r.events)).ok
             shown = {k: round(x, 1) for k, x in r.stats.items()}
             line = f"{'W' if ok else '?'} {time.perf_counter() - t0:.1f} s {shown}"

@@ -49,7 +49,7 @@ def test_cube_search_wins_what_dfs_wins_and_never_concludes_a_loss():
         inst = deal("all-in-a-row", seed, "portable", {"suits": 2})
         d = HoleDeal.from_instance(inst)
         truth = get_solver("dfs").solve(inst, Limits(seconds=30)).status
-        r = cube_search(d, 3.0 if truth is Status.UNSOLVABLE else 30.0, cube_seconds=2.0)
+        r = cube_search(d, 3.0 if truth is Status.UNSOLVABLE else 30.0, cube_work=2.0)
         assert not r.lost
         if truth is Status.SOLVED:
             assert r.events is not None, seed  # small won decks: found (the assertion that can fail)
@@ -78,7 +78,7 @@ def test_no_cube_position_is_asked_twice_nor_past_a_dead_one(monkeypatch):
         return status, won
 
     monkeypatch.setattr(cubes, "_decide", record)
-    r = cube_search(d, 3.0, lengths=(4, 8, 2, 6), cube_seconds=1.0, tries=5)
+    r = cube_search(d, 3.0, lengths=(4, 8, 2, 6), cube_work=1.0, tries=5)
     keys = [position(prefix) for prefix, _ in asked]
     assert len(asked) > 3 and len(set(keys)) == len(keys)
     dead: set[tuple[frozenset[int], int]] = set()
@@ -118,3 +118,28 @@ def test_the_cube_stage_wins_a_104_card_deal():
     r = CpSatBlackHole(presearch_nodes=0, max_cards=False, cubes_after=0.0).solve(inst, Limits(seconds=60))
     assert r.status is Status.SOLVED and "cubes" in r.stats, r
     assert CpSatBlackHole.Options().cubes_after is None  # off by default (docs/cpsat-hole-notes.md)
+
+
+def test_a_cube_is_limited_by_work_not_by_the_clock(monkeypatch):
+    """``work`` (CP-SAT's deterministic time) bounds a cube whatever its wall-clock allowance, and the
+    same cube gets the same answer after the same search each time: a slower or busier machine asks the
+    same cubes (a wall-clock limit missed winning cubes of All in a Row 8x13 on a slower one)."""
+    import patience.solvers.cpsat_hole.cubes as cubes
+
+    seen: list[tuple[int, int, float]] = []  # status, conflicts, deterministic time of each cube
+
+    def spy(solver, model, until=None):
+        status = cubes_solve(solver, model, until)
+        seen.append((status, solver.num_conflicts, solver.response_proto.deterministic_time))
+        return status
+
+    cubes_solve = cubes.solve_cpsat
+    monkeypatch.setattr(cubes, "solve_cpsat", spy)
+    inst = deal("all-in-a-row", 2, "portable", {"suits": 8})  # 104 cards: the cubes take seconds
+    d = HoleDeal.from_instance(inst)
+    prefix = greedy(d, tries=1, seed=0)[:8]
+    for _ in range(2):
+        status, won = _decide(d, prefix, 600.0, 1, work=0.2)
+        assert status == cp_model.UNKNOWN and won is None  # stopped by the work limit, not the clock
+    assert seen[0] == seen[1]  # the same search both times
+    assert 0.2 <= seen[0][2] < 1.0 and seen[0][1] > 0

@@ -5,7 +5,7 @@ while the same model of the position after the first 8-20 plays of a randomised 
 *cube*: those plays fixed, the hole topped by the last one) often finds one in 2-7 s
 (docs/cpsat-hole-notes.md). So this search draws playouts (:func:`.lns.greedy`, the longest of
 ``tries``, a new seed each) and asks CP-SAT, for a few prefix lengths of each, whether the cards left
-can all be removed, within ``cube_seconds`` a cube.
+can all be removed, within ``cube_work`` of CP-SAT's deterministic time a cube.
 
 What its answers may be used for (soundness):
 
@@ -50,12 +50,16 @@ def _decide(
     workers: int,
     large_cards: int = 72,
     until: threading.Event | None = None,
+    work: float | None = None,
 ) -> tuple[int, list[int] | None]:
-    """CP-SAT's status on the position after ``prefix``, and the whole sequence when it is won; a
-    sub-deal past ``large_cards`` cards gets the large-deck parameters (:func:`~.params.parameters`)."""
+    """CP-SAT's status on the position after ``prefix`` within ``seconds`` (and ``work``, a deterministic
+    time limit, when given), and the whole sequence when it is won; a sub-deal past ``large_cards`` cards
+    gets the large-deck parameters (:func:`~.params.parameters`)."""
     sub, keep = sub_deal(deal, set(prefix), deal.rank[prefix[-1]])
     v = build_model(sub, "table")
     solver = parameters(seconds, workers, "table", large=sub.n > large_cards)
+    if work is not None:
+        solver.parameters.max_deterministic_time = work
     status = solve_cpsat(solver, v.model, until)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return status, None
@@ -68,18 +72,21 @@ def cube_search(
     workers: int = 1,
     seed: int = 0,
     lengths: tuple[int, ...] = CUBE_LENGTHS,
-    cube_seconds: float = 6.0,
+    cube_work: float = 6.0,
     tries: int = 200,
     large_cards: int = 72,
     until: threading.Event | None = None,
 ) -> LnsResult:
     """Cubes for a win (module docstring) within ``seconds``; one hole without a cell only.
 
-    ``lengths``: the prefix lengths tried on each playout, in order; ``cube_seconds``: CP-SAT's limit a
-    cube (the winning cubes of the probes took 1.0-6.6 s at load 2-3; at 4 s All in a Row 8x13 #2 was
-    missed at load 2.9); ``tries``: greedy playouts a cube's playout is the longest of; ``large_cards``:
-    the backend's option of that name; ``until``: once set, the search stops
-    (:mod:`patience.solvers.race`). ``lost`` of the result is always False (module docstring).
+    ``lengths``: the prefix lengths tried on each playout, in order; ``cube_work``: CP-SAT's limit a
+    cube in its *deterministic* time (units of 1.2-2 s each on the 2-core machine measured), so a cube
+    gets the same answer on any machine and under any load: a wall-clock 6 s missed the winning cubes of
+    All in a Row 8x13 #8, #20 and #30 (5.0-5.6 units, 8.1-8.9 s) on a slower machine, and won #26's (3.5
+    units) in 5.9 s or not at all (docs/cpsat-hole-notes.md); ``tries``: greedy playouts a cube's
+    playout is the longest of; ``large_cards``: the backend's option of that name; ``until``: once set,
+    the search stops (:mod:`patience.solvers.race`). ``lost`` of the result is always False (module
+    docstring).
     """
     if deal.k != 1 or deal.cells:
         raise ValueError("the cube search plays one hole without a free cell")
@@ -126,7 +133,7 @@ def cube_search(
                 stats["cubes_repeated"] += 1
                 continue
             left = seconds - (time.perf_counter() - t0)
-            status, won = _decide(deal, play[:k], min(cube_seconds, left), workers, large_cards, until)
+            status, won = _decide(deal, play[:k], left, workers, large_cards, until, cube_work)
             asked[key] = status
             stats["cubes"] += 1
             if won is not None:
