@@ -284,3 +284,45 @@ def test_phase_nodes_scoring(common) -> None:
     assert pn.decided(slow, 1000, 0.2) and not pn.decided(slow, 1000, 0.3)
     out = {"s_nodes": None, "s_exhausted": 50, "c_nodes": 940}
     assert pn.decided(out, 1000, 0.5) and not pn.decided({**out, "s_exhausted": None}, 1000, 0.5)
+
+
+def test_gaps_foata_traces_counts_every_trace_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gaps_foata_traces counts, layer by layer, exactly the distinct Foata normal forms of the plays:
+    checked against every play of small deals, each reduced to its normal form (a move's step is one more
+    than the latest earlier move it depends on)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    from gaps_foata_traces import count, independent, moves
+
+    from patience.deals import deal
+    from patience.engine import EMPTY
+    from patience.solvers.cpsat_gaps import GapsDeal
+
+    def form(play: tuple, R: int) -> tuple[frozenset, ...]:
+        level: list[int] = []
+        for i, a in enumerate(play):
+            level.append(1 + max((level[j] for j in range(i) if not independent(play[j], a, R)), default=0))
+        steps = range(1, max(level) + 1)
+        return tuple(frozenset(a for a, k in zip(play, level, strict=True) if k == s) for s in steps)
+
+    def normal_forms(d: GapsDeal) -> tuple[set[tuple[frozenset, ...]], set[tuple[int, ...]]]:
+        forms, grids = set(), {d.grid}
+        stack: list[tuple[tuple[int, ...], tuple]] = [(d.grid, ())]
+        while stack:
+            g, play = stack.pop()
+            for m in moves(g, d.R):
+                h = list(g)
+                h[m[2]], h[m[1]] = m[0], EMPTY
+                forms.add(form((*play, m), d.R))
+                grids.add(tuple(h))
+                stack.append((tuple(h), (*play, m)))
+        return forms, grids
+
+    checked = deep = 0
+    for seed in range(8):
+        d = GapsDeal.from_instance(deal(BASIC_GAPS, seed, "portable", {"suits": 3, "ranks": 4, "rows": 3}))
+        forms, grids = normal_forms(d)
+        row = count(d)
+        assert (row["traces"], row["grids"]) == (len(forms), len(grids)), seed
+        checked += 1
+        deep += row["traces"] > row["grid-depth pairs"]  # some grid met by two traces of one depth
+    assert checked == 8 and deep  # the comparison met traces that are not grids
