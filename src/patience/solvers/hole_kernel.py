@@ -31,11 +31,12 @@ re-searching dead subtrees: it changes node counts, never the verdict or the sol
 first winning leaf in the same order whatever the table forgets).
 
 All search state lives in arrays (``st`` holds the scalars), so the loop runs in chunks of nodes and a
-chunk resumes exactly where the last one stopped: between chunks Python checks the deadline (numba has
-no clock) and Ctrl-C, and grows the table. The compiled kernel is cached (``cache=True``): its compile
-(tens of seconds) is paid once per machine and after each edit of this file; later processes load it from
-``__pycache__``. The first compiled run of a process loads it through :data:`KERNELS`
-(:mod:`.jit_budget`): only with the time for a load, or for a compile when numba's cache lacks it.
+chunk resumes exactly where the last one stopped: between chunks :func:`.chunked.drive` (the loop the
+other kernels share) checks the deadline (numba has no clock) and Ctrl-C, and grows the table. The
+compiled kernel is cached (``cache=True``): its compile (tens of seconds) is paid once per machine and
+after each edit of this file; later processes load it from ``__pycache__``. The first compiled run of a
+process loads it through :data:`KERNELS` (:mod:`.jit_budget`): only with the time for a load, or for a
+compile when numba's cache lacks it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..holes import HoleRanks
-from ..interrupt import deferred
+from .chunked import CHUNK, COMPLETE, GROW, WON, drive  # search()'s return codes and its chunk loop
 from .jit_budget import Kernels
 from .jit_cache import HAVE_NUMBA  # numba installed and not switched off (the kernels import it from here)
 
@@ -62,8 +63,6 @@ CHUNK_PYTHON = 2048  # nodes per call uncompiled (~10 ms): the deadline is check
 # _GEN: the moves of the state at the current depth are still to be generated; _DEALT: stock cards dealt.
 _KEY, _TALL, _REMOVED, _BEST, _BLEN, _NODES, _HITS, _CUTS, _DEPTH, _SP, _NTAB, _PEAK, _GEN, _DEALT = range(14)
 _NST = 14
-# Return codes of search().
-CHUNK, WON, COMPLETE, GROW = 0, 1, 2, 3
 _MUL = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd
 _M64 = (1 << 64) - 1
 
@@ -691,25 +690,18 @@ def run(
         chunk = chunk or CHUNK_PYTHON
     args = [a[name] for name in _ARGS]
     path, best_path = a["path"], a["best_path"]
-    stop = ""
-    code = CHUNK
-    while True:
-        stop_at = int(st_a[_NODES]) + chunk
-        if node_cap >= 0:
-            stop_at = min(stop_at, node_cap)
-        with deferred():  # Ctrl-C inside a chunk: KeyboardInterrupt after it (not numba's SystemError)
-            code = step(st_a, tab, max_slots, stop_at, *args)
-        if code == GROW:
-            tab = grow(tab)
-            continue
-        if code != CHUNK:
-            break
-        if node_cap >= 0 and st_a[_NODES] >= node_cap:
-            stop = "nodes"
-            break
-        if time.perf_counter() >= deadline:
-            stop = "time"
-            break
+    table = [tab]  # the current table: a GROW swaps in a doubled one
+
+    def one_chunk(stop_at: int) -> int:
+        return int(step(st_a, table[0], max_slots, stop_at, *args))
+
+    def grown() -> None:
+        table[0] = grow(table[0])
+
+    code, stop = drive(
+        one_chunk, grown, lambda: int(st_a[_NODES]), deadline=deadline, node_cap=node_cap,
+        compiled=kernels is not None, chunk=chunk,
+    )  # fmt: skip
     st_out = [int(x) for x in st_a]
     moves = list(path[: st_out[_DEPTH]]) if code == WON else []
     best_moves = list(best_path[: st_out[_BLEN]])
