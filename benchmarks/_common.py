@@ -301,6 +301,13 @@ def write_lines(path: Path, lines: Iterable[str]) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def stamp(load0: str) -> str:
+    """The provenance line of a run's report: commit, UTC time, machine, and the load from ``load0`` (the
+    run's start, :func:`load`) to now."""
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return f"Commit {commit()}, {when}; {machine()}; load {load0} -> {load()} (1/5/15 min)"
+
+
 def report(out: Path | None, stem: str, rows: Sequence[dict[str, Any]], lines: Sequence[str]) -> None:
     """Print a run's summary ``lines``; with ``--out`` also write ``<stem>.csv`` (the rows) and
     ``<stem>.md`` (the lines) there."""

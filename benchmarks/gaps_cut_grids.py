@@ -105,8 +105,7 @@ def main() -> None:
     lines = [
         f"## Grids left by the reach cut: {args.game}, portable deals {args.seeds}",
         "",
-        f"Commit {_common.commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-        f"{_common.machine()}; load {load0} -> {_common.load()} (1/5/15 min); cap {args.cap} grids.",
+        f"{_common.stamp(load0)}; cap {args.cap} grids.",
         f"Command: `python benchmarks/gaps_cut_grids.py --seeds {args.seeds} --out`",
         "",
         *_common.md_table(rows),

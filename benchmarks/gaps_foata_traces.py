@@ -20,29 +20,13 @@ from itertools import combinations
 from typing import Any
 
 import _common
+from gaps_pair_reach import moves
 
 from patience.deals import deal
 from patience.engine import EMPTY
 from patience.solvers.cpsat_gaps import GapsDeal
 
 Move = tuple[int, int, int]  # card, from cell, to cell (a gap)
-
-
-def moves(g: tuple[int, ...], R: int) -> list[Move]:
-    """The legal moves of grid ``g`` (basic variant: column 0 takes the 2 of the row's suit)."""
-    out = []
-    for p, x in enumerate(g):
-        if x != EMPTY:
-            continue
-        if p % R == 0:
-            c = (p // R) * R + 1
-        else:
-            left = g[p - 1]
-            if left == EMPTY or left % R == R - 1:
-                continue
-            c = left + 1
-        out.append((c, g.index(c), p))
-    return out
 
 
 def independent(a: Move, b: Move, R: int) -> bool:
@@ -123,8 +107,7 @@ def main() -> None:
     lines = [
         f"## Foata traces against grids: {args.game}, portable deals {args.seeds}, no cut",
         "",
-        f"Commit {_common.commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-        f"{_common.machine()}; load {load0} -> {_common.load()} (1/5/15 min).",
+        f"{_common.stamp(load0)}.",
         f"Command: `python benchmarks/gaps_foata_traces.py --seeds {args.seeds} --out`",
         "",
         *_common.md_table(rows),

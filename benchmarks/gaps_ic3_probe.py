@@ -241,8 +241,7 @@ def main() -> None:
         f"## IC3 with CP-SAT as the one-step oracle: Gaps basic variant 4 x {args.ranks}, portable deals "
         f"{args.first}-{args.first + args.deals - 1}, {args.limit:g} s each",
         "",
-        f"Commit {_common.commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-        f"{_common.machine()}; load {load0} -> {_common.load()} (1/5/15 min).",
+        f"{_common.stamp(load0)}.",
         f"Command: `python benchmarks/gaps_ic3_probe.py --ranks {args.ranks} -n {args.deals} --first "
         f"{args.first} --limit {args.limit:g} --out`",
         "",

@@ -113,8 +113,10 @@ def won_grids(d: GapsDeal) -> list[list[Fact]]:
     return out
 
 
-def successors(g: tuple[int, ...], R: int) -> Iterator[tuple[int, ...]]:
-    """Grids one move from ``g`` (basic variant: column 0 takes the 2 of the row's suit)."""
+def moves(g: tuple[int, ...], R: int) -> list[tuple[int, int, int]]:
+    """The legal moves of ``g`` as (card, from cell, to cell) (basic variant: column 0 takes the 2 of the
+    row's suit)."""
+    out = []
     for p, x in enumerate(g):
         if x != EMPTY:
             continue
@@ -125,7 +127,13 @@ def successors(g: tuple[int, ...], R: int) -> Iterator[tuple[int, ...]]:
             if left == EMPTY or left % R == R - 1:
                 continue
             c = left + 1
-        q = g.index(c)
+        out.append((c, g.index(c), p))
+    return out
+
+
+def successors(g: tuple[int, ...], R: int) -> Iterator[tuple[int, ...]]:
+    """Grids one move from ``g`` (:func:`moves`)."""
+    for c, q, p in moves(g, R):
         h = list(g)
         h[q], h[p] = EMPTY, c
         yield tuple(h)
@@ -213,8 +221,7 @@ def main() -> None:
         f"## Static refutation of lost Gaps deals: {args.game}, portable deals {args.first}-"
         f"{args.first + args.deals - 1}",
         "",
-        f"Commit {_common.commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-        f"{_common.machine()}; load {load0} -> {_common.load()} (1/5/15 min); exact cap {args.cap} grids.",
+        f"{_common.stamp(load0)}; exact cap {args.cap} grids.",
         f"Command: `python benchmarks/gaps_pair_reach.py -n {args.deals} --first {args.first} --out`",
         "",
         f"Exact: {len(won)} won, {len(lost)} lost, {len(rows) - len(won) - len(lost)} over the cap. "
