@@ -127,13 +127,13 @@ def test_a_cube_is_limited_by_work_not_by_the_clock(monkeypatch):
     import patience.solvers.cpsat_hole.cubes as cubes
 
     seen: list[tuple[int, int, float]] = []  # status, conflicts, deterministic time of each cube
+    solve = cubes.solve_cpsat
 
     def spy(solver, model, until=None):
-        status = cubes_solve(solver, model, until)
+        status = solve(solver, model, until)
         seen.append((status, solver.num_conflicts, solver.response_proto.deterministic_time))
         return status
 
-    cubes_solve = cubes.solve_cpsat
     monkeypatch.setattr(cubes, "solve_cpsat", spy)
     inst = deal("all-in-a-row", 2, "portable", {"suits": 8})  # 104 cards: the cubes take seconds
     d = HoleDeal.from_instance(inst)
