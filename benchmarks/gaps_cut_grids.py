@@ -26,9 +26,9 @@ from patience.solvers.cpsat_gaps import GapsDeal, bounds
 from patience.solvers.cpsat_gaps.reach import levels, relaxed_reach
 
 
-def passes(d: GapsDeal, b: Any, goals: list[list[tuple[int, int]]], grid: tuple[int, ...]) -> bool:
-    """The reach cut on one grid: some won grid has every card's home in the grid's relaxation F."""
-    have = relaxed_reach(d, b, grid, levels(d, b))
+def passes(d: GapsDeal, b: Any, k: int, goals: list[list[tuple[int, int]]], grid: tuple[int, ...]) -> bool:
+    """The reach cut on one grid: some won grid has every card's home in the grid's ``k``-level F."""
+    have = relaxed_reach(d, b, grid, k)
     return any(all(pair in have for pair in goal) for goal in goals)
 
 
@@ -37,12 +37,13 @@ def one(seed: int, game: str, cap: int) -> tuple[dict[str, Any], list[tuple[int,
     d = GapsDeal.from_instance(deal(game, seed, "portable"))
     b = bounds(d)
     goals = [[(f[1], f[2]) for f in w if f[0] == "at"] for w in won_grids(d)]
+    k = levels(d, b)  # the deal's, the same for every grid
     t0 = time.perf_counter()
     ok: dict[tuple[int, ...], bool] = {}
 
     def test(g: tuple[int, ...]) -> bool:
         if g not in ok:
-            ok[g] = passes(d, b, goals, g)
+            ok[g] = passes(d, b, k, goals, g)
         return ok[g]
 
     seen = {d.grid}
