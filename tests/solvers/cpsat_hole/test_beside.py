@@ -29,3 +29,8 @@ def test_the_backend_beside_gives_dfs_verdicts(lns):
 def test_beside_needs_a_second_worker():
     with pytest.raises(ValueError, match="beside needs workers >= 2"):
         CpSatBlackHole(beside=True)
+
+
+def test_cube_work_must_be_positive():
+    with pytest.raises(ValueError, match="cube_work must be positive"):
+        CpSatBlackHole(cube_work=0.0)

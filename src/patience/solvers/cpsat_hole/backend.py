@@ -80,6 +80,7 @@ class CpSatOptions:
     :mod:`.cubes` for a win in the time left (None: no cube stage). ``beside``: on such a deck the win
     stage (the cubes, or the LNS if ``lns_after`` is set) runs on one of the ``workers`` (at least 2)
     beside the decision model on the others, both for the whole limit (:mod:`patience.solvers.race`).
+    ``cube_work``: CP-SAT's limit a cube in deterministic time (:func:`~.cubes.cube_search`).
     """
 
     formulation: str = "auto"
@@ -97,8 +98,11 @@ class CpSatOptions:
     lns_after: float | None = None
     cubes_after: float | None = None
     beside: bool = False
+    cube_work: float = 6.0
 
     def __post_init__(self) -> None:
+        if self.cube_work <= 0:
+            raise ValueError(f"cube_work must be positive, not {self.cube_work}")
         if self.beside and self.workers < 2:
             raise ValueError(f"beside needs workers >= 2 (one for the win stage), not {self.workers}")
 
@@ -146,7 +150,9 @@ class CpSatBlackHole(Backend):
         cubes = opts.lns_after is None  # the LNS, when asked for, replaces the cubes
         after = opts.cubes_after if cubes else opts.lns_after
         win_stage = large and (after is not None or opts.beside) and one_hole
-        search: Any = partial(cube_search, large_cards=opts.large_cards) if cubes else lns_search
+        search: Any = lns_search
+        if cubes:
+            search = partial(cube_search, large_cards=opts.large_cards, cube_work=opts.cube_work)
         stage_name = "cube search" if cubes else "prefix LNS"
         found = None
         hard = probe_after is not None and stats.get("presearch_nodes", 0) >= opts.probe_nodes
