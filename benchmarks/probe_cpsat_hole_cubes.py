@@ -36,14 +36,16 @@ def main() -> None:
     ap.add_argument("--cube-seconds", type=float, default=10.0, help="wall limit a cube (sizes mode)")
     ap.add_argument("--cube-work", type=float, default=6.0, help="deterministic limit a cube (search mode)")
     ap.add_argument("--limit", type=float, default=25.0)
+    ap.add_argument("--seed", type=int, default=0, help="the cube search's first playout seed (search mode)")
     args = ap.parse_args()
-    print(f"{args.game} 8x13, portable deals {args.seeds}, {args.mode}; {_common.machine()}", flush=True)
+    head = f"{args.game} 8x13, portable deals {args.seeds}, {args.mode}, seed {args.seed}"
+    print(f"{head}; {_common.machine()}", flush=True)
     for seed in map(int, args.seeds.split(",")):
         inst = deal(args.game, seed, "portable", SETS[args.game])
         d = HoleDeal.from_instance(inst)
         if args.mode == "search":
             t0 = time.perf_counter()
-            r = cube_search(d, args.limit, cube_work=args.cube_work)
+            r = cube_search(d, args.limit, seed=args.seed, cube_work=args.cube_work)
             ok = r.events is not None and replay(inst, to_moves(inst, d, r.events)).ok
             shown = {k: round(x, 1) for k, x in r.stats.items()}
             line = f"{'W' if ok else '?'} {time.perf_counter() - t0:.1f} s {shown}"
