@@ -690,13 +690,13 @@ def run(
         chunk = chunk or CHUNK_PYTHON
     args = [a[name] for name in _ARGS]
     path, best_path = a["path"], a["best_path"]
-    table = [tab]  # the current table: a GROW swaps in a doubled one
 
     def one_chunk(stop_at: int) -> int:
-        return int(step(st_a, table[0], max_slots, stop_at, *args))
+        return int(step(st_a, tab, max_slots, stop_at, *args))
 
-    def grown() -> None:
-        table[0] = grow(table[0])
+    def grown() -> None:  # a GROW swaps in a doubled table
+        nonlocal tab
+        tab = grow(tab)
 
     code, stop = drive(
         one_chunk, grown, lambda: int(st_a[_NODES]), deadline=deadline, node_cap=node_cap,
